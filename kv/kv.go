@@ -1,0 +1,240 @@
+// Package kv is widesql's storage contract: the HBase/Bigtable data model.
+//
+//	table -> rowkey -> family -> qualifier -> versions (newest first) -> value
+//
+// Rows are sorted by rowkey bytes. A row holds cells; a cell is addressed by
+// (family, qualifier, timestamp). Writes are row mutations, atomic per row.
+// Reads are Gets and Scans over row ranges or key sets, with family and
+// column projection, a version limit, a time range, a row limit and reverse
+// order.
+//
+// The contract is shaped so that both widesql's own engine and Cloud Bigtable
+// can implement it (see docs/ARCHITECTURE.md):
+//
+//   - Timestamps are microseconds since the Unix epoch and must be multiples of
+//     1000 (Bigtable keeps milliseconds).
+//   - Deletes remove the cells that exist when the delete is applied; a later
+//     write with an older timestamp is visible again (Bigtable semantics, not
+//     HBase's delete markers).
+//   - Within a row, cells are ordered by family, then qualifier (bytes), then
+//     timestamp descending.
+//
+// kv imports nothing else of widesql. Errors returned are the sentinels below,
+// possibly wrapped; callers match them with errors.Is.
+package kv
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Sentinel errors.
+var (
+	ErrTableExists     = errors.New("kv: table already exists")
+	ErrTableNotFound   = errors.New("kv: table not found")
+	ErrFamilyNotFound  = errors.New("kv: column family not found")
+	ErrConditionFailed = errors.New("kv: precondition failed")
+	ErrInvalidArgument = errors.New("kv: invalid argument")
+	ErrClosed          = errors.New("kv: store closed")
+)
+
+// MaxKeySize is the largest rowkey accepted (Bigtable's limit).
+const MaxKeySize = 4096
+
+// Timestamp is a cell version: microseconds since the Unix epoch, a multiple
+// of 1000.
+type Timestamp int64
+
+// MaxTimestamp is the largest valid timestamp; as a range end it means "no bound".
+const MaxTimestamp Timestamp = (1<<63 - 1) / 1000 * 1000
+
+// Now returns the current time as a millisecond-aligned Timestamp.
+func Now() Timestamp { return Timestamp(time.Now().UnixMilli() * 1000) }
+
+// Cell is one version of one column of one row.
+//
+// Slices in a Cell returned by a read are owned by the store and valid only
+// until the iterator moves; callers copy what they keep.
+type Cell struct {
+	Family    string
+	Qualifier []byte
+	Timestamp Timestamp
+	Value     []byte
+}
+
+// Row is a rowkey and its cells, ordered by family, qualifier, timestamp desc.
+type Row struct {
+	Key   []byte
+	Cells []Cell
+}
+
+// MutationKind says what a Mutation does.
+type MutationKind uint8
+
+const (
+	// SetCell writes Value at (Family, Qualifier, Timestamp), replacing any
+	// cell at exactly that version.
+	SetCell MutationKind = iota
+	// DeleteCells deletes the versions of (Family, Qualifier) with timestamps in
+	// [Start, End). End == 0 means no upper bound.
+	DeleteCells
+	// DeleteFamily deletes every cell of Family in the row.
+	DeleteFamily
+	// DeleteRow deletes every cell of the row.
+	DeleteRow
+)
+
+// Mutation is one change to one row.
+type Mutation struct {
+	Kind       MutationKind
+	Family     string
+	Qualifier  []byte
+	Value      []byte
+	Timestamp  Timestamp // SetCell
+	Start, End Timestamp // DeleteCells
+}
+
+// Precondition is checked atomically with a RowMutation.
+type Precondition uint8
+
+const (
+	// NoPrecondition applies the mutation unconditionally.
+	NoPrecondition Precondition = iota
+	// RequireAbsent applies only if the row has no cells (an INSERT).
+	RequireAbsent
+	// RequirePresent applies only if the row has at least one cell.
+	RequirePresent
+)
+
+// RowMutation is a list of mutations applied atomically to one row, in order.
+type RowMutation struct {
+	Key       []byte
+	Mutations []Mutation
+	Require   Precondition
+}
+
+// KeyRange is the rowkey interval [Start, End). A nil Start is unbounded
+// below; a nil End is unbounded above.
+type KeyRange struct {
+	Start, End []byte
+}
+
+// RowSet selects rows: the union of Keys and Ranges. A RowSet with neither
+// selects every row of the table.
+type RowSet struct {
+	Keys   [][]byte
+	Ranges []KeyRange
+}
+
+// IsFull reports whether rs selects the whole table.
+func (rs RowSet) IsFull() bool { return len(rs.Keys) == 0 && len(rs.Ranges) == 0 }
+
+// Column names one column of a family.
+type Column struct {
+	Family    string
+	Qualifier []byte
+}
+
+// ReadOptions shape a read. The zero value reads the latest version of every
+// cell of every row in the set, in key order.
+type ReadOptions struct {
+	// Families, when non-empty, restricts the read to these families.
+	Families []string
+	// Columns, when non-empty, restricts the read to these columns (applied
+	// after Families).
+	Columns []Column
+	// MaxVersions is the number of newest versions returned per column;
+	// 0 means 1.
+	MaxVersions int
+	// MinTimestamp and MaxTimestamp bound cell timestamps to
+	// [MinTimestamp, MaxTimestamp); MaxTimestamp 0 means no upper bound.
+	MinTimestamp, MaxTimestamp Timestamp
+	// Limit stops the read after this many rows; 0 means no limit.
+	Limit int64
+	// Reverse returns rows in descending key order.
+	Reverse bool
+}
+
+// Family describes a column family and its garbage-collection policy.
+type Family struct {
+	Name string
+	// MaxVersions kept per column; 0 means 1 (the HBase default since 0.96).
+	MaxVersions int
+	// TTL drops cells older than this; 0 keeps them forever.
+	TTL time.Duration
+}
+
+// TableSpec describes a table at creation.
+type TableSpec struct {
+	Families []Family
+	// SplitKeys pre-split the table into regions at these rowkeys.
+	SplitKeys [][]byte
+}
+
+// ReadStats counts the work a read did, for EXPLAIN ANALYZE.
+type ReadStats struct {
+	RowsRead  int64 // rows visited by the store
+	CellsRead int64 // cells visited by the store
+}
+
+// RowIterator is a cursor over the rows of a read, in key order (or reverse).
+//
+//	it := t.Read(ctx, rs, opts)
+//	defer it.Close()
+//	for it.Next() { use(it.Row()) }
+//	if err := it.Err(); err != nil { ... }
+//
+// An iterator is not safe for concurrent use. It reads a consistent snapshot
+// taken when Read was called: writes applied later are not seen.
+type RowIterator interface {
+	// Next advances to the next row and reports whether there is one.
+	Next() bool
+	// Row returns the current row. The Row and every slice in it are valid
+	// only until the next call to Next or Close.
+	Row() Row
+	// Err returns the error that ended the iteration, if any.
+	Err() error
+	// Stats returns the work done so far.
+	Stats() ReadStats
+	// Close releases the iterator. It is safe to call more than once.
+	Close() error
+}
+
+// Table is one table of a Store. It is safe for concurrent use.
+type Table interface {
+	// Read returns an iterator over the rows selected by rs.
+	Read(ctx context.Context, rs RowSet, opts ReadOptions) RowIterator
+	// Apply applies the row mutations. Each RowMutation is atomic. If any
+	// precondition fails, Apply returns an error wrapping ErrConditionFailed
+	// (as *ConditionError) and applies nothing; implementations that
+	// report AtomicBatches() apply the whole batch atomically as well.
+	Apply(ctx context.Context, batch []RowMutation) error
+	// AtomicBatches reports whether Apply is all-or-nothing across rows.
+	AtomicBatches() bool
+}
+
+// Store is a set of tables. It is safe for concurrent use.
+type Store interface {
+	// CreateTable creates a table; ErrTableExists if it exists.
+	CreateTable(ctx context.Context, name string, spec TableSpec) error
+	// DropTable deletes a table and its data; ErrTableNotFound if absent.
+	DropTable(ctx context.Context, name string) error
+	// ListTables returns the table names in sorted order.
+	ListTables(ctx context.Context) ([]string, error)
+	// Table returns a handle on an existing table; ErrTableNotFound if absent.
+	Table(ctx context.Context, name string) (Table, error)
+	// Close releases the store. Using it afterwards returns ErrClosed.
+	Close() error
+}
+
+// ConditionError reports which RowMutation's precondition failed.
+type ConditionError struct {
+	Index int // index in the batch
+	Key   []byte
+}
+
+func (e *ConditionError) Error() string { return "kv: precondition failed" }
+
+// Unwrap lets errors.Is(err, ErrConditionFailed) match.
+func (e *ConditionError) Unwrap() error { return ErrConditionFailed }

@@ -1,0 +1,91 @@
+package pgwire
+
+import "context"
+
+// Engine is what the wire layer serves. exec implements it.
+type Engine interface {
+	// NewSession opens a session for one client connection. params are the
+	// startup parameters (user, database, client_encoding, DateStyle,
+	// TimeZone, application_name, options...).
+	NewSession(ctx context.Context, params map[string]string) (Session, error)
+}
+
+// Session is one client's state: prepared statements live in pgwire, but the
+// transaction and settings live here. A Session is used by one goroutine.
+type Session interface {
+	// Parse splits sql into statements and parses each. It does not plan.
+	// An empty or comment-only string returns no statements and no error.
+	// Errors carry SQLSTATE 42601 with a position in sql.
+	Parse(ctx context.Context, sql string) ([]Statement, error)
+	// Prepare plans one parsed statement. paramOIDs are the client's declared
+	// parameter types (0 = infer); the returned Prepared reports the final
+	// types for every parameter the statement uses.
+	Prepare(ctx context.Context, stmt Statement, paramOIDs []uint32) (Prepared, error)
+	// TxnStatus is 'I' (idle), 'T' (in a transaction block) or 'E' (in a
+	// failed transaction block), for ReadyForQuery.
+	TxnStatus() byte
+	// ParameterStatus returns the run-time parameters to report at startup,
+	// in a stable order.
+	ParameterStatus() []Param
+	// TakeParameterChanges returns reported parameters changed by statements
+	// since the last call (for ParameterStatus messages after SET).
+	TakeParameterChanges() []Param
+	// TakeNotices returns notices raised since the last call.
+	TakeNotices() []Notice
+	// Close ends the session, rolling back an open transaction.
+	Close()
+}
+
+// Param is a run-time parameter reported with ParameterStatus.
+type Param struct{ Name, Value string }
+
+// Notice is a NoticeResponse: Severity is NOTICE, WARNING, INFO...
+type Notice struct{ Severity, Code, Message string }
+
+// Statement is one parsed statement.
+type Statement interface {
+	// SQL returns the statement's text as the client sent it.
+	SQL() string
+}
+
+// Column describes one result column for RowDescription.
+type Column struct {
+	Name         string
+	TableOID     uint32
+	ColumnAttr   int16
+	TypeOID      uint32
+	TypeSize     int16
+	TypeModifier int32
+}
+
+// Prepared is a planned statement. It can be bound many times.
+type Prepared interface {
+	// ParamOIDs returns the type OID of each parameter $1..$n.
+	ParamOIDs() []uint32
+	// Columns returns the result columns, or nil when the statement returns
+	// no rows (NoData).
+	Columns() []Column
+	// Bind creates a portal. params[i] is nil for NULL; paramFormats and
+	// resultFormats follow the Bind message rules (0, 1 or n entries;
+	// 0 = text, 1 = binary). Errors: 22P02/22P03 for undecodable parameters,
+	// 08P01 for a wrong parameter count.
+	Bind(ctx context.Context, params [][]byte, paramFormats []int16, resultFormats []int16) (Portal, error)
+}
+
+// Portal is a bound statement being executed.
+type Portal interface {
+	// Columns is the same as Prepared.Columns.
+	Columns() []Column
+	// ResultFormats returns the per-column format code actually used (0 or 1).
+	ResultFormats() []int16
+	// Next returns the next row, each value encoded in its column's result
+	// format, nil for NULL. It returns io.EOF when the statement is complete.
+	// Statements without rows do their work on the first call. The returned
+	// slices are valid until the next call.
+	Next(ctx context.Context) ([][]byte, error)
+	// Tag returns the command tag ("SELECT 3", "INSERT 0 1") once Next has
+	// returned io.EOF.
+	Tag() string
+	// Close releases the portal's resources. Safe to call more than once.
+	Close()
+}
