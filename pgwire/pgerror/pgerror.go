@@ -117,7 +117,7 @@ func (e *Error) WithPosition(pos int) *Error {
 
 // Unimplemented returns a 0A000 error naming the unsupported feature.
 func Unimplemented(feature string) *Error {
-	return New(CodeFeatureNotSupported, "%s is not supported", feature)
+	return New(CodeFeatureNotSupported, "not supported: %s", feature)
 }
 
 // Flatten returns the *Error in err's chain, or an XX000 error wrapping err
