@@ -1,0 +1,166 @@
+package exec
+
+import (
+	"context"
+	"io"
+	"math"
+
+	"github.com/widesql/widesql/pgwire/pgerror"
+	"github.com/widesql/widesql/planner"
+	"github.com/widesql/widesql/planner/types"
+)
+
+// aggOp is a hash aggregation. With no GROUP BY it returns exactly one row,
+// even over no input (count = 0, other aggregates NULL).
+type aggOp struct {
+	in     operator
+	p      *planner.Aggregate
+	env    *evalEnv
+	groups map[string]*group
+	order  []*group
+	i      int
+	done   bool
+	key    []byte
+}
+
+type group struct {
+	keys   Row
+	states []aggState
+}
+
+type aggState struct {
+	count int64
+	sumI  int64
+	sumF  float64
+	val   types.Datum // min/max
+	seen  map[string]bool
+}
+
+func newAggOp(in operator, p *planner.Aggregate, env *evalEnv) *aggOp {
+	return &aggOp{in: in, p: p, env: env, groups: map[string]*group{}}
+}
+
+func (o *aggOp) Next(ctx context.Context) (Row, error) {
+	if !o.done {
+		o.done = true
+		if err := o.consume(ctx); err != nil {
+			return nil, err
+		}
+		if len(o.order) == 0 && len(o.p.GroupBy) == 0 {
+			o.order = append(o.order, &group{states: make([]aggState, len(o.p.Aggs))})
+		}
+	}
+	if o.i >= len(o.order) {
+		return nil, io.EOF
+	}
+	g := o.order[o.i]
+	o.i++
+	out := make(Row, 0, len(g.keys)+len(g.states))
+	out = append(out, g.keys...)
+	for i, a := range o.p.Aggs {
+		out = append(out, result(a, &g.states[i]))
+	}
+	return out, nil
+}
+
+func (o *aggOp) consume(ctx context.Context) error {
+	keys := make(Row, len(o.p.GroupBy))
+	for {
+		r, err := o.in.Next(ctx)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		for i, e := range o.p.GroupBy {
+			if keys[i], err = eval(e, r, o.env); err != nil {
+				return err
+			}
+		}
+		o.key = rowKey(o.key[:0], keys)
+		g := o.groups[string(o.key)]
+		if g == nil {
+			g = &group{keys: append(Row(nil), keys...), states: make([]aggState, len(o.p.Aggs))}
+			o.groups[string(o.key)] = g
+			o.order = append(o.order, g)
+		}
+		for i, a := range o.p.Aggs {
+			if err := o.accumulate(a, &g.states[i], r); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func (o *aggOp) accumulate(a planner.AggCall, st *aggState, r Row) error {
+	if a.Func == planner.AggCountStar {
+		st.count++
+		return nil
+	}
+	v, err := eval(a.Arg, r, o.env)
+	if err != nil || v.IsNull() {
+		return err
+	}
+	if a.Distinct {
+		if st.seen == nil {
+			st.seen = map[string]bool{}
+		}
+		k := string(rowKey(nil, Row{v}))
+		if st.seen[k] {
+			return nil
+		}
+		st.seen[k] = true
+	}
+	st.count++
+	switch a.Func {
+	case planner.AggSum, planner.AggAvg:
+		if v.K == types.Float8 {
+			st.sumF += v.F
+			return nil
+		}
+		s := st.sumI + v.I
+		if (v.I > 0 && s < st.sumI) || (v.I < 0 && s > st.sumI) {
+			return pgerror.New(pgerror.CodeNumericValueOutOfRange, "bigint out of range")
+		}
+		st.sumI = s
+		st.sumF += float64(v.I)
+	case planner.AggMin:
+		if st.val.IsNull() || types.Compare(v, st.val) < 0 {
+			st.val = v
+		}
+	case planner.AggMax:
+		if st.val.IsNull() || types.Compare(v, st.val) > 0 {
+			st.val = v
+		}
+	}
+	return nil
+}
+
+func result(a planner.AggCall, st *aggState) types.Datum {
+	switch a.Func {
+	case planner.AggCountStar, planner.AggCount:
+		return types.NewInt(types.Int8, st.count)
+	}
+	if st.count == 0 {
+		return types.Null
+	}
+	switch a.Func {
+	case planner.AggSum:
+		if a.T.Kind == types.Float8 {
+			return types.NewFloat(st.sumF)
+		}
+		return types.NewInt(types.Int8, st.sumI)
+	case planner.AggAvg:
+		if a.Arg.Type().Kind.IsInt() {
+			return types.NewFloat(float64(st.sumI) / float64(st.count))
+		}
+		return types.NewFloat(st.sumF / float64(st.count))
+	}
+	if st.val.K == types.Float8 && math.IsNaN(st.val.F) {
+		return st.val
+	}
+	return st.val
+}
+
+func (o *aggOp) Close() { o.in.Close() }

@@ -1,0 +1,38 @@
+package exec
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/widesql/widesql/kv"
+	"github.com/widesql/widesql/pgwire"
+)
+
+// Engine is widesql's SQL engine over a kv.Store. It implements
+// pgwire.Engine; it is safe for concurrent use by many sessions.
+type Engine struct {
+	store kv.Store
+	cat   *catalog
+	clock *clock
+	log   *slog.Logger
+}
+
+var _ pgwire.Engine = (*Engine)(nil)
+
+// Open loads the catalog from store and returns an engine serving it.
+func Open(ctx context.Context, store kv.Store, log *slog.Logger) (*Engine, error) {
+	if log == nil {
+		log = slog.Default()
+	}
+	clk := &clock{}
+	cat, err := openCatalog(ctx, store, clk)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{store: store, cat: cat, clock: clk, log: log}, nil
+}
+
+// NewSession implements pgwire.Engine.
+func (e *Engine) NewSession(ctx context.Context, params map[string]string) (pgwire.Session, error) {
+	return newSession(e, params)
+}

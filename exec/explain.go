@@ -1,0 +1,62 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/widesql/widesql/planner"
+)
+
+// explain renders a plan; with ANALYZE it first runs the plan to
+// completion, collecting rows, kv rows and cells read, and time per node.
+func (x *executor) explain(ctx context.Context, p *planner.Explain) ([]string, error) {
+	if !p.Analyze {
+		return planner.ExplainLines(p.Input, nil), nil
+	}
+	x.stats = map[planner.Plan]*nodeStats{}
+	start := time.Now()
+	switch in := p.Input.(type) {
+	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable:
+		if _, err := x.write(ctx, in); err != nil {
+			return nil, err
+		}
+	default:
+		op, err := x.build(in)
+		if err != nil {
+			return nil, err
+		}
+		for {
+			_, err := op.Next(ctx)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				op.Close()
+				return nil, err
+			}
+		}
+		op.Close()
+	}
+	total := time.Since(start)
+	lines := planner.ExplainLines(p.Input, func(n planner.Plan) string {
+		st := x.stats[n]
+		if st == nil {
+			return ""
+		}
+		s := fmt.Sprintf("(actual rows=%d", st.rows)
+		if s2, ok := n.(*planner.Scan); ok {
+			if kvst := x.stats[scanStatsKey{s2}]; kvst != nil {
+				s += fmt.Sprintf(" rows_read=%d cells_read=%d", kvst.rowsRead, kvst.cellsRead)
+			}
+		}
+		return s + fmt.Sprintf(" time=%s)", fmtDuration(st.elapsed))
+	})
+	lines = append(lines, "Execution Time: "+fmtDuration(total))
+	return lines, nil
+}
+
+func fmtDuration(d time.Duration) string {
+	return fmt.Sprintf("%.3fms", float64(d.Microseconds())/1000)
+}

@@ -1,0 +1,244 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/widesql/widesql/pgwire"
+	"github.com/widesql/widesql/pgwire/pgerror"
+	"github.com/widesql/widesql/planner"
+	"github.com/widesql/widesql/planner/types"
+	"github.com/widesql/widesql/sqlparse"
+)
+
+// prepared is a planned statement; it implements pgwire.Prepared.
+type prepared struct {
+	sess       *Session
+	stmt       *sqlparse.Statement
+	plan       planner.Plan // nil for utility statements
+	paramTypes []types.T
+	cols       []pgwire.Column
+}
+
+func (p *prepared) ParamOIDs() []uint32 {
+	out := make([]uint32, len(p.paramTypes))
+	for i, t := range p.paramTypes {
+		out[i] = t.OID()
+		if t.Kind == types.Unknown {
+			out[i] = types.OIDText
+		}
+	}
+	return out
+}
+
+func (p *prepared) Columns() []pgwire.Column { return p.cols }
+
+// Bind implements pgwire.Prepared: it decodes the parameters by their
+// types and returns a portal that runs on the first Next.
+func (p *prepared) Bind(ctx context.Context, params [][]byte, paramFormats, resultFormats []int16) (pgwire.Portal, error) {
+	s := p.sess
+	if s.txn == 'E' && !endsTxn(p.stmt) {
+		return nil, errAborted()
+	}
+	if len(params) != len(p.paramTypes) {
+		return nil, s.fail(pgerror.New(pgerror.CodeProtocolViolation,
+			"bind message supplies %d parameters, but prepared statement requires %d", len(params), len(p.paramTypes)))
+	}
+	if len(paramFormats) > 1 && len(paramFormats) != len(params) {
+		return nil, s.fail(pgerror.New(pgerror.CodeProtocolViolation, "bind message has %d parameter formats but %d parameters", len(paramFormats), len(params)))
+	}
+	vals := make([]types.Datum, len(params))
+	for i, raw := range params {
+		if raw == nil {
+			continue
+		}
+		t := p.paramTypes[i]
+		var err error
+		if formatAt(paramFormats, i) == 1 {
+			vals[i], err = types.DecodeBinary(t, raw)
+		} else {
+			vals[i], err = types.ParseText(t, string(raw))
+		}
+		if err != nil {
+			e := pgerror.Flatten(err)
+			return nil, s.fail(&pgerror.Error{Code: e.Code, Message: fmt.Sprintf("%s (parameter $%d)", e.Message, i+1)})
+		}
+	}
+	if len(resultFormats) > 1 && len(resultFormats) != len(p.cols) {
+		return nil, s.fail(pgerror.New(pgerror.CodeProtocolViolation, "bind message has %d result formats but query has %d columns", len(resultFormats), len(p.cols)))
+	}
+	formats := make([]int16, len(p.cols))
+	for i := range formats {
+		formats[i] = formatAt(resultFormats, i)
+		if formats[i] != 0 && formats[i] != 1 {
+			return nil, s.fail(pgerror.New(pgerror.CodeProtocolViolation, "unsupported format code: %d", formats[i]))
+		}
+	}
+	return &portal{prep: p, params: vals, formats: formats}, nil
+}
+
+func formatAt(f []int16, i int) int16 {
+	switch len(f) {
+	case 0:
+		return 0
+	case 1:
+		return f[0]
+	}
+	return f[i]
+}
+
+// portal runs a bound statement; it implements pgwire.Portal.
+type portal struct {
+	prep    *prepared
+	params  []types.Datum
+	formats []int16
+
+	started bool
+	op      operator    // row source of a query
+	rows    [][]string  // precomputed text rows (SHOW, EXPLAIN)
+	types   []types.T   // column types of op's rows
+	tag     string
+	count   int64
+	out     [][]byte
+	buf     []byte
+	closeFn func()
+}
+
+func (pt *portal) Columns() []pgwire.Column { return pt.prep.cols }
+func (pt *portal) ResultFormats() []int16   { return pt.formats }
+func (pt *portal) Tag() string              { return pt.tag }
+
+func (pt *portal) Close() {
+	if pt.op != nil {
+		pt.op.Close()
+		pt.op = nil
+	}
+}
+
+// Next implements pgwire.Portal.
+func (pt *portal) Next(ctx context.Context) ([][]byte, error) {
+	s := pt.prep.sess
+	if !pt.started {
+		pt.started = true
+		if err := pt.start(ctx); err != nil {
+			pt.Close()
+			return nil, s.fail(err)
+		}
+	}
+	if pt.rows != nil {
+		if len(pt.rows) == 0 {
+			return nil, io.EOF
+		}
+		r := pt.rows[0]
+		pt.rows = pt.rows[1:]
+		pt.out = pt.out[:0]
+		for _, v := range r {
+			pt.out = append(pt.out, []byte(v))
+		}
+		return pt.out, nil
+	}
+	if pt.op == nil {
+		return nil, io.EOF
+	}
+	row, err := pt.op.Next(ctx)
+	if err == io.EOF {
+		pt.tag = fmt.Sprintf("SELECT %d", pt.count)
+		pt.Close()
+		return nil, io.EOF
+	}
+	if err != nil {
+		pt.Close()
+		return nil, s.fail(err)
+	}
+	pt.count++
+	return pt.encode(row), nil
+}
+
+// encode renders a row in the portal's result formats into one reused
+// buffer.
+func (pt *portal) encode(row Row) [][]byte {
+	pt.buf = pt.buf[:0]
+	ends := make([]int, 0, len(row))
+	for i, d := range row {
+		if d.IsNull() {
+			ends = append(ends, -1)
+			continue
+		}
+		if pt.formats[i] == 1 {
+			pt.buf = types.AppendBinary(pt.buf, d, pt.types[i])
+		} else {
+			pt.buf = types.AppendText(pt.buf, d)
+		}
+		ends = append(ends, len(pt.buf))
+	}
+	pt.out = pt.out[:0]
+	start := 0
+	for _, end := range ends {
+		if end < 0 {
+			pt.out = append(pt.out, nil)
+			continue
+		}
+		pt.out = append(pt.out, pt.buf[start:end:end])
+		start = end
+	}
+	return pt.out
+}
+
+// start runs a statement without rows to completion, or opens a query.
+func (pt *portal) start(ctx context.Context) error {
+	p, s := pt.prep, pt.prep.sess
+	if p.plan == nil {
+		if p.stmt.Utility == nil {
+			pt.tag = "" // empty query
+			return nil
+		}
+		rows, tag, err := s.runUtility(p.stmt.Utility)
+		if err != nil {
+			return err
+		}
+		pt.tag = tag
+		if p.cols != nil {
+			pt.rows = rows
+			if pt.rows == nil {
+				pt.rows = [][]string{}
+			}
+		}
+		return nil
+	}
+	env := &evalEnv{params: pt.params, sess: s, now: int64(s.eng.clock.now())}
+	x := &executor{eng: s.eng, env: env}
+	switch plan := p.plan.(type) {
+	case *planner.Explain:
+		lines, err := x.explain(ctx, plan)
+		if err != nil {
+			return err
+		}
+		pt.tag = "EXPLAIN"
+		for _, l := range lines {
+			pt.rows = append(pt.rows, []string{l})
+		}
+		return nil
+	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable:
+		tag, err := x.write(ctx, plan)
+		if err != nil {
+			return err
+		}
+		if s.txn == 'T' {
+			if _, ddl := plan.(*planner.CreateTable); !ddl {
+				s.txnWrite++
+			}
+		}
+		pt.tag = tag
+		return nil
+	}
+	op, err := x.build(p.plan)
+	if err != nil {
+		return err
+	}
+	pt.op = op
+	for _, c := range p.plan.Columns() {
+		pt.types = append(pt.types, c.T)
+	}
+	return nil
+}

@@ -1,0 +1,273 @@
+package exec
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"io"
+	"sort"
+
+	"github.com/widesql/widesql/kv"
+	"github.com/widesql/widesql/pgwire/pgerror"
+	"github.com/widesql/widesql/planner"
+	"github.com/widesql/widesql/planner/keyenc"
+	"github.com/widesql/widesql/planner/types"
+)
+
+// scanOp reads a table through its access path. Rows have one slot per
+// table column; key columns are decoded from the rowkey, needed non-key
+// columns from their cells, and the filter runs before the row leaves the
+// scan loop.
+type scanOp struct {
+	p     *planner.Scan
+	it    kv.RowIterator
+	env   *evalEnv
+	row   Row
+	byID  []int // column id -> column index for needed non-key columns, -1 otherwise
+	stats *nodeStats
+	empty bool
+}
+
+func (x *executor) scan(p *planner.Scan) (operator, error) {
+	t, err := x.eng.cat.kvTable(p.Table)
+	if err != nil {
+		return nil, err
+	}
+	rs, empty, err := encodeAccess(p.Table, p.Access, x.env)
+	if err != nil {
+		return nil, err
+	}
+	o := &scanOp{p: p, env: x.env, row: make(Row, len(p.Table.Columns)), empty: empty}
+	if x.stats != nil {
+		o.stats = &nodeStats{}
+		x.stats[scanStatsKey{p}] = o.stats
+	}
+	if empty {
+		return o, nil
+	}
+	opts := kv.ReadOptions{Families: p.Families, Reverse: p.Reverse, Limit: p.LimitHint}
+	opts.Columns = append(opts.Columns, kv.Column{Family: p.Table.MarkerFamily, Qualifier: planner.MarkerQualifier})
+	o.byID = make([]int, p.Table.NextColumnID)
+	for i := range o.byID {
+		o.byID[i] = -1
+	}
+	for _, ci := range p.Needed {
+		c := &p.Table.Columns[ci]
+		if !c.IsKey() {
+			o.byID[c.ID] = ci
+			opts.Columns = append(opts.Columns, kv.Column{Family: c.Family, Qualifier: c.Qualifier()})
+		}
+	}
+	o.it = t.Read(context.Background(), rs, opts)
+	return o, nil
+}
+
+// scanStatsKey keys a scan's kv figures apart from its row count.
+type scanStatsKey struct{ *planner.Scan }
+
+func (o *scanOp) Next(ctx context.Context) (Row, error) {
+	if o.empty {
+		return nil, io.EOF
+	}
+	for n := 0; o.it.Next(); n++ {
+		if n&1023 == 1023 {
+			if err := ctx.Err(); err != nil {
+				return nil, pgerror.New(pgerror.CodeQueryCanceled, "canceling statement due to user request")
+			}
+		}
+		if err := o.decode(o.it.Row()); err != nil {
+			return nil, err
+		}
+		if o.p.Filter != nil {
+			ok, err := evalBool(o.p.Filter, o.row, o.env)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+		}
+		return o.row, nil
+	}
+	if err := o.it.Err(); err != nil {
+		return nil, storageError(err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, pgerror.New(pgerror.CodeQueryCanceled, "canceling statement due to user request")
+	}
+	return nil, io.EOF
+}
+
+func (o *scanOp) decode(r kv.Row) error {
+	t := o.p.Table
+	for i := range o.row {
+		o.row[i] = types.Null
+	}
+	key := r.Key
+	for _, kc := range t.Key {
+		d, rest, err := keyenc.DecodeKey(key, t.Columns[kc.Col].Type, kc.Desc)
+		if err != nil {
+			return pgerror.Wrap(err, pgerror.CodeDataCorrupted, "table "+t.Name)
+		}
+		o.row[kc.Col], key = d, rest
+	}
+	for _, c := range r.Cells {
+		id, n := binary.Uvarint(c.Qualifier)
+		if n <= 0 || id >= uint64(len(o.byID)) || o.byID[id] < 0 {
+			continue
+		}
+		ci := o.byID[id]
+		if c.Family != t.Columns[ci].Family {
+			continue
+		}
+		d, err := keyenc.DecodeValue(c.Value, t.Columns[ci].Type)
+		if err != nil {
+			return pgerror.Wrap(err, pgerror.CodeDataCorrupted, "table "+t.Name+" column "+t.Columns[ci].Name)
+		}
+		o.row[ci] = d
+	}
+	return nil
+}
+
+func (o *scanOp) Close() {
+	if o.it != nil {
+		if o.stats != nil {
+			st := o.it.Stats()
+			o.stats.rowsRead, o.stats.cellsRead = st.RowsRead, st.CellsRead
+		}
+		o.it.Close()
+		o.it = nil
+	}
+}
+
+func storageError(err error) error {
+	var pe *pgerror.Error
+	if errors.As(err, &pe) {
+		return err
+	}
+	return pgerror.Wrap(err, pgerror.CodeIOError, "storage")
+}
+
+// encodeAccess evaluates an access path's key values and encodes them into
+// a kv.RowSet. empty reports that no row can match (a NULL or out-of-range
+// key value, or an empty range).
+func encodeAccess(t *planner.TableDesc, acc planner.Access, env *evalEnv) (kv.RowSet, bool, error) {
+	var rs kv.RowSet
+	if acc.Kind == planner.FullScan {
+		return rs, false, nil
+	}
+	for i := range acc.Spans {
+		sp := &acc.Spans[i]
+		prefix, ok, err := encodeEq(t, sp.Eq, env)
+		if err != nil {
+			return rs, false, err
+		}
+		if !ok {
+			continue
+		}
+		if acc.Kind != planner.RangeScan {
+			rs.Keys = append(rs.Keys, prefix)
+			continue
+		}
+		r, ok, err := encodeRange(t, sp, prefix, env)
+		if err != nil {
+			return rs, false, err
+		}
+		if ok {
+			rs.Ranges = append(rs.Ranges, r)
+		}
+	}
+	sort.Slice(rs.Keys, func(i, j int) bool { return bytes.Compare(rs.Keys[i], rs.Keys[j]) < 0 })
+	return rs, rs.IsFull(), nil
+}
+
+// keyValue evaluates a key value and converts it to the column type.
+// ok is false for NULL; outOfRange reports an integer beyond the column's
+// range, with sign > 0 when it is above the maximum.
+func keyValue(e planner.Expr, t types.T, env *evalEnv) (d types.Datum, ok bool, outOfRange, sign int, err error) {
+	v, err := eval(e, nil, env)
+	if err != nil || v.IsNull() {
+		return v, false, 0, 0, err
+	}
+	d, err = types.Cast(v, t)
+	if err != nil {
+		if pgerror.CodeOf(err) == pgerror.CodeNumericValueOutOfRange {
+			sign = 1
+			if v.I < 0 {
+				sign = -1
+			}
+			return v, false, 1, sign, nil
+		}
+		return v, false, 0, 0, err
+	}
+	return d, true, 0, 0, nil
+}
+
+func encodeEq(t *planner.TableDesc, eq []planner.Expr, env *evalEnv) ([]byte, bool, error) {
+	var key []byte
+	for i, e := range eq {
+		kc := t.Key[i]
+		d, ok, _, _, err := keyValue(e, t.Columns[kc.Col].Type, env)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		key = keyenc.AppendKey(key, d, t.Columns[kc.Col].Type, kc.Desc)
+	}
+	return key, true, nil
+}
+
+func encodeRange(t *planner.TableDesc, sp *planner.Span, prefix []byte, env *evalEnv) (kv.KeyRange, bool, error) {
+	kc := t.Key[len(sp.Eq)]
+	ct := t.Columns[kc.Col].Type
+	r := kv.KeyRange{Start: prefix, End: keyenc.PrefixEnd(prefix)}
+	if len(prefix) == 0 {
+		r = kv.KeyRange{}
+	}
+	if sp.HasPrefix {
+		p := keyenc.AppendStringPrefix(append([]byte(nil), prefix...), sp.Prefix, kc.Desc)
+		return kv.KeyRange{Start: p, End: keyenc.PrefixEnd(p)}, true, nil
+	}
+	// SQL lower/upper bounds become byte lower/upper bounds, swapped for
+	// a DESC column (its encoding is inverted).
+	bound := func(e planner.Expr, incl, lower bool) (bool, error) {
+		d, ok, oor, sign, err := keyValue(e, ct, env)
+		if err != nil {
+			return false, err
+		}
+		if oor != 0 {
+			// Beyond the type's range: either no value qualifies, or all do.
+			return (sign > 0) != lower, nil
+		}
+		if !ok {
+			return false, nil // comparison with NULL
+		}
+		enc := keyenc.AppendKey(append([]byte(nil), prefix...), d, ct, kc.Desc)
+		byteLower := lower != kc.Desc
+		switch {
+		case byteLower && incl:
+			r.Start = enc
+		case byteLower:
+			r.Start = keyenc.PrefixEnd(enc)
+		case incl:
+			r.End = keyenc.PrefixEnd(enc)
+		default:
+			r.End = enc
+		}
+		return true, nil
+	}
+	if sp.Lo != nil {
+		if ok, err := bound(sp.Lo, sp.LoIncl, true); !ok || err != nil {
+			return r, false, err
+		}
+	}
+	if sp.Hi != nil {
+		if ok, err := bound(sp.Hi, sp.HiIncl, false); !ok || err != nil {
+			return r, false, err
+		}
+	}
+	if r.Start != nil && r.End != nil && bytes.Compare(r.Start, r.End) >= 0 {
+		return r, false, nil
+	}
+	return r, true, nil
+}

@@ -1,0 +1,181 @@
+package exec
+
+import (
+	"context"
+	"strings"
+
+	"github.com/widesql/widesql/pgwire"
+	"github.com/widesql/widesql/pgwire/pgerror"
+	"github.com/widesql/widesql/planner"
+	"github.com/widesql/widesql/planner/types"
+	"github.com/widesql/widesql/sqlparse"
+)
+
+// Session is one client's state: settings and the transaction block. It
+// implements pgwire.Session and is used by one goroutine at a time.
+//
+// Transactions: widesql's writes are atomic per statement (each statement
+// is one atomic kv batch). BEGIN/COMMIT/ROLLBACK track the transaction
+// block as PostgreSQL reports it (ReadyForQuery I/T/E, 25P02 after an
+// error), but statements inside a block are applied as they run; ROLLBACK
+// after writes warns that they were not undone.
+type Session struct {
+	eng      *Engine
+	values   map[string]string // current settings by canonical name
+	startup  map[string]string
+	txn      byte // 'I', 'T' or 'E'
+	txnWrite int  // statements that wrote inside the current block
+	changes  []pgwire.Param
+	notices  []pgwire.Notice
+}
+
+var _ pgwire.Session = (*Session)(nil)
+
+func newSession(e *Engine, params map[string]string) (*Session, error) {
+	s := &Session{eng: e, values: map[string]string{}, startup: params, txn: 'I'}
+	for _, st := range settings {
+		s.values[st.name] = st.def
+	}
+	s.values["session_authorization"] = params["user"]
+	for k, v := range params {
+		switch k {
+		case "user", "database", "options", "replication":
+			continue
+		}
+		st, err := lookupSetting(k)
+		if err != nil || st.readOnly {
+			continue // PostgreSQL rejects these at startup; clients send few
+		}
+		if v, err = validateSetting(st, v); err != nil {
+			return nil, err
+		}
+		s.values[st.name] = v
+	}
+	s.changes = nil
+	return s, nil
+}
+
+// param returns a startup parameter such as "user" or "database".
+func (s *Session) param(name string) string { return s.startup[name] }
+
+// statement is a parsed statement handed to pgwire.
+type statement struct{ p sqlparse.Statement }
+
+func (st *statement) SQL() string { return st.p.SQL }
+
+// Parse implements pgwire.Session.
+func (s *Session) Parse(ctx context.Context, sql string) ([]pgwire.Statement, error) {
+	stmts, err := sqlparse.Parse(sql)
+	if err != nil {
+		return nil, s.fail(err)
+	}
+	out := make([]pgwire.Statement, len(stmts))
+	for i := range stmts {
+		out[i] = &statement{p: stmts[i]}
+	}
+	return out, nil
+}
+
+// Prepare implements pgwire.Session.
+func (s *Session) Prepare(ctx context.Context, st pgwire.Statement, oids []uint32) (pgwire.Prepared, error) {
+	stmt := &st.(*statement).p
+	if s.txn == 'E' && !endsTxn(stmt) {
+		return nil, errAborted()
+	}
+	declared := make([]types.T, len(oids))
+	for i, oid := range oids {
+		if oid == 0 {
+			continue
+		}
+		t, ok := types.TypeFromOID(oid)
+		if !ok {
+			return nil, s.fail(pgerror.New(pgerror.CodeFeatureNotSupported, "parameter $%d has unsupported type OID %d", i+1, oid))
+		}
+		declared[i] = t
+	}
+	p := &prepared{sess: s, stmt: stmt}
+	if stmt.Utility != nil {
+		p.paramTypes = declared
+		p.cols = utilityColumns(stmt.Utility)
+		return p, nil
+	}
+	plan, pt, err := planner.Build(s.eng.cat, stmt, declared)
+	if err != nil {
+		return nil, s.fail(err)
+	}
+	p.plan, p.paramTypes = plan, pt
+	p.cols = wireColumns(plan.Columns())
+	return p, nil
+}
+
+func endsTxn(stmt *sqlparse.Statement) bool {
+	if stmt.Utility == nil {
+		return false
+	}
+	switch stmt.Utility.Kind {
+	case sqlparse.Commit, sqlparse.Rollback, sqlparse.RollbackTo:
+		return true
+	}
+	return false
+}
+
+func errAborted() error {
+	return pgerror.New(pgerror.CodeInFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+}
+
+// fail records a statement error: inside a transaction block it aborts the
+// block, as in PostgreSQL.
+func (s *Session) fail(err error) error {
+	if err != nil && s.txn == 'T' {
+		s.txn = 'E'
+	}
+	return err
+}
+
+// TxnStatus implements pgwire.Session.
+func (s *Session) TxnStatus() byte { return s.txn }
+
+// ParameterStatus implements pgwire.Session.
+func (s *Session) ParameterStatus() []pgwire.Param {
+	var out []pgwire.Param
+	for _, name := range sortedSettingNames() {
+		if st := settings[strings.ToLower(name)]; st.reported {
+			out = append(out, pgwire.Param{Name: name, Value: s.values[name]})
+		}
+	}
+	return out
+}
+
+// TakeParameterChanges implements pgwire.Session.
+func (s *Session) TakeParameterChanges() []pgwire.Param {
+	c := s.changes
+	s.changes = nil
+	return c
+}
+
+// TakeNotices implements pgwire.Session.
+func (s *Session) TakeNotices() []pgwire.Notice {
+	n := s.notices
+	s.notices = nil
+	return n
+}
+
+func (s *Session) notice(severity, code, msg string) {
+	s.notices = append(s.notices, pgwire.Notice{Severity: severity, Code: code, Message: msg})
+}
+
+// Close implements pgwire.Session.
+func (s *Session) Close() {}
+
+func wireColumns(cols []planner.ResultColumn) []pgwire.Column {
+	if cols == nil {
+		return nil
+	}
+	out := make([]pgwire.Column, len(cols))
+	for i, c := range cols {
+		out[i] = pgwire.Column{
+			Name: c.Name, TypeOID: c.T.OID(), TypeSize: c.T.TypeSize(), TypeModifier: c.T.TypeModifier(),
+		}
+	}
+	return out
+}

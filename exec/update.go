@@ -1,0 +1,156 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/widesql/widesql/kv"
+	"github.com/widesql/widesql/pgwire/pgerror"
+	"github.com/widesql/widesql/planner"
+)
+
+// update rewrites the cells of the rows its scan finds. A change to a
+// rowkey column moves the row: the old row is deleted and the new one
+// written, checked against the rows that exist and are not moving.
+func (x *executor) update(ctx context.Context, p *planner.Update) (int64, error) {
+	t := p.Table
+	kvt, err := x.eng.cat.kvTable(t)
+	if err != nil {
+		return 0, err
+	}
+	op, err := x.build(p.Scan)
+	if err != nil {
+		return 0, err
+	}
+	defer op.Close()
+	w := &rowWriter{t: t, ts: x.eng.clock.now()}
+	cols := make([]int, len(p.Set))
+	keyChange := false
+	for i, s := range p.Set {
+		cols[i] = s.Col
+		keyChange = keyChange || t.Columns[s.Col].IsKey()
+	}
+	var batch, moved []kv.RowMutation
+	var movedRows []Row
+	oldKeys := map[string]bool{}
+	var n int64
+	for {
+		row, err := op.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+		oldKey, err := w.key(row)
+		if err != nil {
+			return 0, err
+		}
+		updated := append(Row(nil), row...)
+		for _, s := range p.Set {
+			if updated[s.Col], err = eval(s.Expr, row, x.env); err != nil {
+				return 0, err
+			}
+		}
+		n++
+		if !keyChange {
+			muts, err := w.cells(updated, cols, nil)
+			if err != nil {
+				return 0, err
+			}
+			batch = append(batch, kv.RowMutation{Key: oldKey, Mutations: muts, Require: kv.RequirePresent})
+			continue
+		}
+		newKey, err := w.key(updated)
+		if err != nil {
+			return 0, err
+		}
+		muts, err := w.cells(updated, allColumns(t), []kv.Mutation{{Kind: kv.DeleteRow}})
+		if err != nil {
+			return 0, err
+		}
+		oldKeys[string(oldKey)] = true
+		batch = append(batch, kv.RowMutation{Key: oldKey, Mutations: []kv.Mutation{{Kind: kv.DeleteRow}}, Require: kv.RequirePresent})
+		moved = append(moved, kv.RowMutation{Key: newKey, Mutations: muts})
+		movedRows = append(movedRows, updated)
+	}
+	if len(moved) > 0 {
+		if err := x.checkMoves(ctx, t, kvt, moved, movedRows, oldKeys); err != nil {
+			return 0, err
+		}
+		batch = append(batch, moved...)
+	}
+	if len(batch) == 0 {
+		return 0, nil
+	}
+	if err := kvt.Apply(ctx, batch); err != nil {
+		if errors.Is(err, kv.ErrConditionFailed) {
+			return 0, pgerror.New("40001", "could not serialize access due to concurrent delete").
+				WithHint("The statement may be retried.")
+		}
+		return 0, storageError(err)
+	}
+	return n, nil
+}
+
+// checkMoves rejects key updates that collide with each other or with rows
+// that exist and are not themselves moving away.
+func (x *executor) checkMoves(ctx context.Context, t *planner.TableDesc, kvt kv.Table, moved []kv.RowMutation, rows []Row, oldKeys map[string]bool) error {
+	keys := make([][]byte, len(moved))
+	which := make([]int, len(moved))
+	seen := map[string]bool{}
+	for i, m := range moved {
+		if seen[string(m.Key)] {
+			return uniqueError(t, rows[i])
+		}
+		seen[string(m.Key)] = true
+		keys[i], which[i] = m.Key, i
+	}
+	existing, err := x.readRows(ctx, t, kvt, keys, which)
+	if err != nil {
+		return err
+	}
+	for i, m := range moved {
+		if _, ok := existing[string(m.Key)]; ok && !oldKeys[string(m.Key)] {
+			return uniqueError(t, rows[i])
+		}
+	}
+	return nil
+}
+
+// delete removes the rows its scan finds, in one batch.
+func (x *executor) delete(ctx context.Context, p *planner.Delete) (int64, error) {
+	kvt, err := x.eng.cat.kvTable(p.Table)
+	if err != nil {
+		return 0, err
+	}
+	op, err := x.build(p.Scan)
+	if err != nil {
+		return 0, err
+	}
+	defer op.Close()
+	w := &rowWriter{t: p.Table}
+	var batch []kv.RowMutation
+	for {
+		row, err := op.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+		key, err := w.key(row)
+		if err != nil {
+			return 0, err
+		}
+		batch = append(batch, kv.RowMutation{Key: key, Mutations: []kv.Mutation{{Kind: kv.DeleteRow}}})
+	}
+	if len(batch) == 0 {
+		return 0, nil
+	}
+	if err := kvt.Apply(ctx, batch); err != nil {
+		return 0, storageError(err)
+	}
+	return int64(len(batch)), nil
+}

@@ -1,0 +1,359 @@
+package planner
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+	"github.com/widesql/widesql/pgwire/pgerror"
+	"github.com/widesql/widesql/planner/types"
+)
+
+// scope resolves column names while building expressions.
+type scope struct {
+	table *TableDesc // nil: no FROM
+	alias string     // the table's name in the query
+	// excluded, when set, resolves "excluded.c" to slot len(Columns)+i.
+	excluded bool
+	// agg, when set, builds post-aggregation expressions.
+	agg *aggState
+}
+
+type aggState struct {
+	pre      *scope // the pre-aggregation scope
+	groupBy  []Expr
+	groupStr []string
+	aggs     []AggCall
+}
+
+type builder struct {
+	cat    Catalog
+	params *ParamTypes
+}
+
+func (b *builder) param(n int) *Param {
+	for len(b.params.Types) <= n {
+		b.params.Types = append(b.params.Types, types.TUnknown)
+	}
+	return &Param{N: n, Params: b.params}
+}
+
+// expr builds a typed expression from a TiDB expression node.
+func (b *builder) expr(n ast.ExprNode, sc *scope) (Expr, error) {
+	if sc.agg != nil {
+		return b.aggExpr(n, sc)
+	}
+	return b.exprNode(n, sc)
+}
+
+// exprNode builds one node; children go back through expr, so in
+// aggregate mode they resolve to group and aggregate slots.
+func (b *builder) exprNode(n ast.ExprNode, sc *scope) (Expr, error) {
+	switch n := n.(type) {
+	case *ast.ParenthesesExpr:
+		return b.expr(n.Expr, sc)
+	case *driver.ParamMarkerExpr:
+		return b.param(n.Order), nil
+	case *driver.ValueExpr:
+		return constFromValue(n)
+	case *ast.ColumnNameExpr:
+		return b.column(n.Name, sc)
+	case *ast.BinaryOperationExpr:
+		return b.binary(n, sc)
+	case *ast.UnaryOperationExpr:
+		return b.unary(n, sc)
+	case *ast.IsNullExpr:
+		e, err := b.expr(n.Expr, sc)
+		if err != nil {
+			return nil, err
+		}
+		return &IsNull{E: resolveUnknown(e), Not: n.Not}, nil
+	case *ast.IsTruthExpr:
+		e, err := b.boolExpr(n.Expr, sc, "IS TRUE")
+		if err != nil {
+			return nil, err
+		}
+		return &Func{Name: isTruthName(n.True != 0, n.Not), Args: []Expr{e}, T: types.TBool}, nil
+	case *ast.PatternInExpr:
+		return b.in(n, sc)
+	case *ast.BetweenExpr:
+		return b.between(n, sc)
+	case *ast.PatternLikeOrIlikeExpr:
+		return b.like(n, sc)
+	case *ast.CaseExpr:
+		return b.caseExpr(n, sc)
+	case *ast.FuncCallExpr:
+		return b.funcCall(n, sc)
+	case *ast.AggregateFuncExpr:
+		return nil, pgerror.New(pgerror.CodeGroupingError, "aggregate functions are not allowed here")
+	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr, *ast.CompareSubqueryExpr:
+		return nil, pgerror.Unimplemented("subqueries")
+	case *ast.WindowFuncExpr:
+		return nil, pgerror.Unimplemented("window functions")
+	case *ast.DefaultExpr:
+		return nil, pgerror.Unimplemented("DEFAULT in this position")
+	case *ast.RowExpr:
+		return nil, pgerror.Unimplemented("row constructors")
+	}
+	return nil, pgerror.Unimplemented("expression " + nodeName(n))
+}
+
+func nodeName(n ast.Node) string {
+	s := strings.TrimPrefix(strings.TrimPrefix(typeName(n), "*ast."), "*test_driver.")
+	return strings.TrimSuffix(s, "Expr")
+}
+
+func isTruthName(truth, not bool) string {
+	name := "is_false"
+	if truth {
+		name = "is_true"
+	}
+	if not {
+		name = "is_not_" + strings.TrimPrefix(name, "is_")
+	}
+	return name
+}
+
+// constFromValue types a literal as PostgreSQL does: integers are integer
+// or bigint, decimals are (for now) double precision, strings are unknown
+// until context types them.
+func constFromValue(v *driver.ValueExpr) (Expr, error) {
+	switch v.Kind() {
+	case driver.KindNull:
+		return &Const{D: types.Null, T: types.TUnknown}, nil
+	case driver.KindInt64:
+		i := v.GetInt64()
+		if mysql.HasIsBooleanFlag(v.Type.GetFlag()) {
+			return &Const{D: types.NewBool(i != 0), T: types.TBool}, nil
+		}
+		if i >= -1<<31 && i < 1<<31 {
+			return &Const{D: types.NewInt(types.Int4, i), T: types.TInt4}, nil
+		}
+		return &Const{D: types.NewInt(types.Int8, i), T: types.TInt8}, nil
+	case driver.KindUint64:
+		u := v.GetUint64()
+		if u > 1<<63-1 {
+			return nil, pgerror.New(pgerror.CodeNumericValueOutOfRange, "value %d is out of range for type bigint", u)
+		}
+		return &Const{D: types.NewInt(types.Int8, int64(u)), T: types.TInt8}, nil
+	case driver.KindFloat32, driver.KindFloat64:
+		return &Const{D: types.NewFloat(v.GetFloat64()), T: types.TFloat8}, nil
+	case driver.KindMysqlDecimal:
+		f, err := strconv.ParseFloat(v.GetMysqlDecimal().String(), 64)
+		if err != nil {
+			return nil, pgerror.New(pgerror.CodeInvalidTextRepresentation, "invalid numeric literal %s", v.GetMysqlDecimal().String())
+		}
+		return &Const{D: types.NewFloat(f), T: types.TFloat8}, nil
+	case driver.KindString:
+		return &Const{D: types.NewText(v.GetString()), T: types.TUnknown}, nil
+	case driver.KindBytes, driver.KindBinaryLiteral:
+		return &Const{D: types.NewBytea(v.GetBytes()), T: types.TBytea}, nil
+	}
+	return nil, pgerror.Unimplemented("this kind of literal")
+}
+
+func (b *builder) column(cn *ast.ColumnName, sc *scope) (Expr, error) {
+	name, qual := cn.Name.O, cn.Table.O
+	if cn.Schema.O != "" {
+		qual = cn.Schema.O + "." + qual
+	}
+	t := sc.table
+	if t == nil {
+		return nil, pgerror.New(pgerror.CodeUndefinedColumn, "column %q does not exist", name)
+	}
+	if qual == "excluded" && sc.excluded {
+		if i := t.ColumnIndex(name); i >= 0 {
+			return &ColRef{Idx: len(t.Columns) + i, Name: "excluded." + name, T: t.Columns[i].Type}, nil
+		}
+		return nil, pgerror.New(pgerror.CodeUndefinedColumn, "column excluded.%s does not exist", name)
+	}
+	i := t.ColumnIndex(name)
+	if qual != "" && qual != sc.alias && qual != t.Name {
+		// Phoenix style: family.column.
+		if i < 0 || t.Columns[i].Family != qual {
+			return nil, pgerror.New(pgerror.CodeUndefinedTable, "missing FROM-clause entry for table %q", qual)
+		}
+	}
+	if i < 0 {
+		return nil, pgerror.New(pgerror.CodeUndefinedColumn, "column %q does not exist", name)
+	}
+	return &ColRef{Idx: i, Name: name, T: t.Columns[i].Type}, nil
+}
+
+func (b *builder) boolExpr(n ast.ExprNode, sc *scope, what string) (Expr, error) {
+	e, err := b.expr(n, sc)
+	if err != nil {
+		return nil, err
+	}
+	return b.coerce(e, types.TBool, what)
+}
+
+// coerce returns e as type want: parameters and unknown literals take the
+// type; numeric kinds convert; anything else is 42804.
+func (b *builder) coerce(e Expr, want types.T, what string) (Expr, error) {
+	got := e.Type()
+	switch {
+	case got.Kind == types.Unknown:
+		if p, ok := e.(*Param); ok {
+			p.Params.Types[p.N] = want
+			return e, nil
+		}
+		if c, ok := e.(*Const); ok {
+			if c.D.IsNull() {
+				return &Const{D: types.Null, T: want}, nil
+			}
+			d, err := types.ParseText(want, c.D.S)
+			if err != nil {
+				return nil, err
+			}
+			return &Const{D: d, T: want}, nil
+		}
+		return &Cast{E: e, T: want}, nil
+	case got.Kind == want.Kind:
+		if want.Kind == types.Text && want.Width > 0 && (got.Width == 0 || got.Width > want.Width) {
+			return &Cast{E: e, T: want}, nil // assignment to varchar(n) checks length
+		}
+		return e, nil
+	case got.Kind.IsNumeric() && want.Kind.IsNumeric():
+		return &Cast{E: e, T: want}, nil
+	}
+	if what == "" {
+		return nil, pgerror.New(pgerror.CodeDatatypeMismatch, "expression is of type %s but expected %s", got, want)
+	}
+	return nil, pgerror.New(pgerror.CodeDatatypeMismatch, "argument of %s must be type %s, not type %s", what, want, got)
+}
+
+// resolveUnknown types a still-unknown expression as text (PostgreSQL's
+// resolution of unknown literals in output and comparison positions).
+func resolveUnknown(e Expr) Expr {
+	if e.Type().Kind != types.Unknown {
+		return e
+	}
+	if p, ok := e.(*Param); ok {
+		p.Params.Types[p.N] = types.TText
+		return e
+	}
+	if c, ok := e.(*Const); ok {
+		return &Const{D: c.D, T: types.TText}
+	}
+	return e
+}
+
+// unify brings two operands of a comparison or arithmetic to a common type.
+func (b *builder) unify(l, r Expr, op string) (Expr, Expr, types.T, error) {
+	lt, rt := l.Type(), r.Type()
+	switch {
+	case lt.Kind == types.Unknown && rt.Kind == types.Unknown:
+		l, r = resolveUnknown(l), resolveUnknown(r)
+		return l, r, types.TText, nil
+	case lt.Kind == types.Unknown:
+		l2, err := b.coerce(l, rt, "")
+		return l2, r, rt, err
+	case rt.Kind == types.Unknown:
+		r2, err := b.coerce(r, lt, "")
+		return l, r2, lt, err
+	case lt.Kind == rt.Kind:
+		return l, r, lt, nil
+	case lt.Kind.IsNumeric() && rt.Kind.IsNumeric():
+		return l, r, widerNumeric(lt, rt), nil
+	}
+	return nil, nil, types.T{}, pgerror.New(pgerror.CodeUndefinedFunction,
+		"operator does not exist: %s %s %s", lt, op, rt).WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+func widerNumeric(a, b types.T) types.T {
+	if a.Kind == types.Float8 || b.Kind == types.Float8 {
+		return types.TFloat8
+	}
+	if a.Kind > b.Kind {
+		return a
+	}
+	return b
+}
+
+var binOps = map[opcode.Op]Op{
+	opcode.Plus: OpAdd, opcode.Minus: OpSub, opcode.Mul: OpMul, opcode.Div: OpDiv,
+	opcode.IntDiv: OpDiv, opcode.Mod: OpMod, opcode.EQ: OpEQ, opcode.NE: OpNE,
+	opcode.LT: OpLT, opcode.LE: OpLE, opcode.GT: OpGT, opcode.GE: OpGE,
+	opcode.LogicAnd: OpAnd, opcode.LogicOr: OpOr,
+}
+
+func (b *builder) binary(n *ast.BinaryOperationExpr, sc *scope) (Expr, error) {
+	op, ok := binOps[n.Op]
+	if !ok {
+		return nil, pgerror.Unimplemented("operator " + n.Op.String())
+	}
+	if op == OpAnd || op == OpOr {
+		l, err := b.boolExpr(n.L, sc, op.String())
+		if err != nil {
+			return nil, err
+		}
+		r, err := b.boolExpr(n.R, sc, op.String())
+		if err != nil {
+			return nil, err
+		}
+		return &BinOp{Op: op, L: l, R: r, T: types.TBool}, nil
+	}
+	l, err := b.expr(n.L, sc)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.expr(n.R, sc)
+	if err != nil {
+		return nil, err
+	}
+	return b.binOp(op, l, r)
+}
+
+func (b *builder) binOp(op Op, l, r Expr) (Expr, error) {
+	l, r, t, err := b.unify(l, r, op.String())
+	if err != nil {
+		return nil, err
+	}
+	if op.IsComparison() {
+		return &BinOp{Op: op, L: l, R: r, T: types.TBool}, nil
+	}
+	if !t.Kind.IsNumeric() {
+		return nil, pgerror.New(pgerror.CodeUndefinedFunction, "operator does not exist: %s %s %s", l.Type(), op, r.Type())
+	}
+	if op == OpMod && t.Kind == types.Float8 {
+		return nil, pgerror.New(pgerror.CodeUndefinedFunction, "operator does not exist: double precision %% double precision")
+	}
+	return &BinOp{Op: op, L: l, R: r, T: t}, nil
+}
+
+func (b *builder) unary(n *ast.UnaryOperationExpr, sc *scope) (Expr, error) {
+	switch n.Op {
+	case opcode.Not, opcode.Not2:
+		e, err := b.boolExpr(n.V, sc, "NOT")
+		if err != nil {
+			return nil, err
+		}
+		return &UnaryOp{Op: OpNot, E: e, T: types.TBool}, nil
+	case opcode.Plus:
+		return b.expr(n.V, sc)
+	case opcode.Minus:
+		e, err := b.expr(n.V, sc)
+		if err != nil {
+			return nil, err
+		}
+		if c, ok := e.(*Const); ok && c.T.Kind.IsNumeric() {
+			d := c.D
+			d.I, d.F = -d.I, -d.F
+			return &Const{D: d, T: c.T}, nil
+		}
+		if e.Type().Kind == types.Unknown {
+			if e, err = b.coerce(e, types.TFloat8, ""); err != nil {
+				return nil, err
+			}
+		}
+		if !e.Type().Kind.IsNumeric() {
+			return nil, pgerror.New(pgerror.CodeUndefinedFunction, "operator does not exist: - %s", e.Type())
+		}
+		return &UnaryOp{Op: OpNeg, E: e, T: e.Type()}, nil
+	}
+	return nil, pgerror.Unimplemented("operator " + n.Op.String())
+}

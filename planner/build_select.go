@@ -1,0 +1,365 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+	"github.com/widesql/widesql/pgwire/pgerror"
+	"github.com/widesql/widesql/planner/types"
+)
+
+func (b *builder) selectStmt(s *ast.SelectStmt) (Plan, error) {
+	switch {
+	case s.Kind != ast.SelectStmtKindSelect:
+		return nil, pgerror.Unimplemented("VALUES and TABLE as queries")
+	case s.With != nil:
+		return nil, pgerror.Unimplemented("WITH (common table expressions)")
+	case len(s.WindowSpecs) > 0:
+		return nil, pgerror.Unimplemented("window functions")
+	case s.SelectIntoOpt != nil:
+		return nil, pgerror.Unimplemented("SELECT INTO")
+	}
+	sc := &scope{}
+	var scan *Scan
+	var input Plan
+	if s.From != nil {
+		var err error
+		if sc, err = b.tableSource(s.From); err != nil {
+			return nil, err
+		}
+		if scan, err = b.scanOf(sc, s.Where); err != nil {
+			return nil, err
+		}
+		input = scan
+	} else {
+		if s.Where != nil {
+			return nil, pgerror.Unimplemented("WHERE without FROM")
+		}
+		input = &Values{Rows: [][]Expr{{}}}
+	}
+	used := map[int]bool{}
+	if scan != nil {
+		usedColumns(used, len(scan.Table.Columns), scan.Filter)
+		for _, sp := range scan.Access.Spans {
+			usedColumns(used, len(scan.Table.Columns), sp.Eq...)
+		}
+	}
+
+	// Aggregation: GROUP BY, or an aggregate anywhere in the output.
+	outScope := sc
+	var agg *Aggregate
+	if s.GroupBy != nil || hasAggregate(s.Fields) || (s.Having != nil) || (s.OrderBy != nil && hasAggregate(s.OrderBy)) {
+		st := &aggState{pre: sc}
+		if s.GroupBy != nil {
+			for _, item := range s.GroupBy.Items {
+				e, err := b.groupItem(item.Expr, s.Fields, sc)
+				if err != nil {
+					return nil, err
+				}
+				e = resolveUnknown(e)
+				st.groupBy = append(st.groupBy, e)
+				st.groupStr = append(st.groupStr, e.String())
+			}
+		}
+		outScope = &scope{table: sc.table, alias: sc.alias, agg: st}
+		agg = &Aggregate{Input: input}
+		input = agg
+	}
+
+	// Output columns.
+	var exprs []Expr
+	var cols []ResultColumn
+	for _, f := range s.Fields.Fields {
+		if f.WildCard != nil {
+			if sc.table == nil {
+				return nil, pgerror.New(pgerror.CodeSyntaxError, "SELECT * with no tables specified is not valid")
+			}
+			if outScope.agg != nil {
+				return nil, pgerror.New(pgerror.CodeGroupingError, "SELECT * is not allowed with GROUP BY or aggregates")
+			}
+			for i, c := range sc.table.Columns {
+				exprs = append(exprs, &ColRef{Idx: i, Name: c.Name, T: c.Type})
+				cols = append(cols, ResultColumn{Name: c.Name, T: c.Type})
+			}
+			continue
+		}
+		e, err := b.expr(f.Expr, outScope)
+		if err != nil {
+			return nil, err
+		}
+		e = resolveUnknown(e)
+		name := f.AsName.O
+		if name == "" {
+			name = outputName(f.Expr)
+		}
+		exprs = append(exprs, e)
+		cols = append(cols, ResultColumn{Name: name, T: e.Type()})
+	}
+	visible := len(exprs)
+
+	var having Expr
+	if s.Having != nil {
+		var err error
+		if having, err = b.boolExpr(s.Having.Expr, outScope, "HAVING"); err != nil {
+			return nil, err
+		}
+	}
+
+	// ORDER BY: output ordinals and names, else hidden projected columns.
+	var keys []SortKey
+	if s.OrderBy != nil {
+		for _, item := range s.OrderBy.Items {
+			idx, err := b.orderItem(item.Expr, s.Fields, cols[:visible], outScope, &exprs, &cols)
+			if err != nil {
+				return nil, err
+			}
+			keys = append(keys, SortKey{Expr: &ColRef{Idx: idx, Name: cols[idx].Name, T: cols[idx].T}, Desc: item.Desc, NullsFirst: item.Desc})
+		}
+	}
+
+	if agg != nil {
+		st := outScope.agg
+		agg.GroupBy, agg.Aggs = st.groupBy, st.aggs
+		for _, g := range st.groupBy {
+			agg.Cols = append(agg.Cols, ResultColumn{Name: g.String(), T: g.Type()})
+		}
+		for _, a := range st.aggs {
+			agg.Cols = append(agg.Cols, ResultColumn{Name: a.Func.String(), T: a.T})
+		}
+		if scan != nil {
+			usedColumns(used, len(scan.Table.Columns), st.groupBy...)
+			for _, a := range st.aggs {
+				usedColumns(used, len(scan.Table.Columns), a.Arg)
+			}
+		}
+		if having != nil {
+			input = &Filter{Input: agg, Cond: having}
+		}
+	} else if scan != nil {
+		usedColumns(used, len(scan.Table.Columns), exprs...)
+	}
+	if scan != nil {
+		finishScan(scan, used)
+	}
+
+	var plan Plan = &Project{Input: input, Exprs: exprs, Cols: cols}
+	if s.Distinct {
+		if len(exprs) > visible {
+			return nil, pgerror.New(pgerror.CodeInvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
+		}
+		plan = &Distinct{Input: plan}
+	}
+	if len(keys) > 0 && !(scan != nil && agg == nil && !s.Distinct && elideSort(scan, exprs, keys)) {
+		plan = &Sort{Input: plan, Keys: keys}
+	}
+	if s.Limit != nil {
+		count, err := b.limitExpr(s.Limit.Count)
+		if err != nil {
+			return nil, err
+		}
+		offset, err := b.limitExpr(s.Limit.Offset)
+		if err != nil {
+			return nil, err
+		}
+		plan = &Limit{Input: plan, Count: count, Offset: offset}
+		if _, sorted := plan.(*Limit).Input.(*Sort); scan != nil && !sorted && agg == nil && !s.Distinct && scan.Filter == nil {
+			scan.LimitHint = limitHint(count, offset)
+		}
+	}
+	if len(exprs) > visible {
+		trim := make([]Expr, visible)
+		for i := range trim {
+			trim[i] = &ColRef{Idx: i, Name: cols[i].Name, T: cols[i].T}
+		}
+		plan = &Project{Input: plan, Exprs: trim, Cols: cols[:visible]}
+	}
+	return plan, nil
+}
+
+func limitHint(count, offset Expr) int64 {
+	c, ok := count.(*Const)
+	if !ok || c.D.IsNull() {
+		return 0
+	}
+	n := c.D.I
+	if offset != nil {
+		o, ok := offset.(*Const)
+		if !ok {
+			return 0
+		}
+		n += o.D.I
+	}
+	return n
+}
+
+// groupItem builds a GROUP BY item: an output ordinal, an output alias, or
+// an expression over the input.
+func (b *builder) groupItem(n ast.ExprNode, fields *ast.FieldList, sc *scope) (Expr, error) {
+	if f := selectedField(n, fields); f != nil {
+		if hasAggregate(f.Expr) {
+			return nil, pgerror.New(pgerror.CodeGroupingError, "aggregate functions are not allowed in GROUP BY")
+		}
+		return b.expr(f.Expr, sc)
+	}
+	if hasAggregate(n) {
+		return nil, pgerror.New(pgerror.CodeGroupingError, "aggregate functions are not allowed in GROUP BY")
+	}
+	return b.expr(n, sc)
+}
+
+// selectedField resolves an ordinal (GROUP BY 1) or an output alias.
+func selectedField(n ast.ExprNode, fields *ast.FieldList) *ast.SelectField {
+	if pe, ok := n.(*ast.PositionExpr); ok && pe.P == nil {
+		if pe.N >= 1 && pe.N <= len(fields.Fields) && fields.Fields[pe.N-1].WildCard == nil {
+			return fields.Fields[pe.N-1]
+		}
+		return nil
+	}
+	if v, ok := n.(*driver.ValueExpr); ok && v.Kind() == driver.KindInt64 {
+		i := int(v.GetInt64())
+		if i >= 1 && i <= len(fields.Fields) && fields.Fields[i-1].WildCard == nil {
+			return fields.Fields[i-1]
+		}
+		return nil
+	}
+	if c, ok := n.(*ast.ColumnNameExpr); ok && c.Name.Table.O == "" {
+		for _, f := range fields.Fields {
+			if f.AsName.O != "" && f.AsName.O == c.Name.Name.O {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+// orderItem returns the index of the projected column an ORDER BY item
+// sorts by, appending a hidden column when it is not an output column.
+func (b *builder) orderItem(n ast.ExprNode, fields *ast.FieldList, out []ResultColumn, sc *scope, exprs *[]Expr, cols *[]ResultColumn) (int, error) {
+	pos := -1
+	if pe, ok := n.(*ast.PositionExpr); ok && pe.P == nil {
+		pos = pe.N
+	} else if v, ok := n.(*driver.ValueExpr); ok && v.Kind() == driver.KindInt64 {
+		pos = int(v.GetInt64())
+	}
+	if pos >= 0 {
+		i := pos
+		if i < 1 || i > len(out) {
+			return 0, pgerror.New(pgerror.CodeInvalidColumnReference, "ORDER BY position %d is not in select list", i)
+		}
+		return i - 1, nil
+	}
+	if c, ok := n.(*ast.ColumnNameExpr); ok && c.Name.Table.O == "" {
+		for i, col := range out {
+			if col.Name == c.Name.Name.O {
+				return i, nil
+			}
+		}
+	}
+	e, err := b.expr(n, sc)
+	if err != nil {
+		return 0, err
+	}
+	e = resolveUnknown(e)
+	for i, x := range (*exprs)[:len(out)] {
+		if x.String() == e.String() {
+			return i, nil
+		}
+	}
+	*exprs = append(*exprs, e)
+	*cols = append(*cols, ResultColumn{Name: "?order?", T: e.Type()})
+	return len(*exprs) - 1, nil
+}
+
+// elideSort reports whether the scan already yields rows in the ORDER BY
+// order (possibly reversed, which it then sets), so no sort is needed.
+// Key columns fixed to one value by the access path may be skipped.
+func elideSort(s *Scan, exprs []Expr, keys []SortKey) bool {
+	fixed := 0
+	if len(s.Access.Spans) == 1 {
+		fixed = len(s.Access.Spans[0].Eq)
+	}
+	pos, reverse := 0, false
+	for i, k := range keys {
+		c, ok := exprs[k.Expr.(*ColRef).Idx].(*ColRef)
+		if !ok {
+			return false
+		}
+		for pos < len(s.Table.Key) && pos < fixed && s.Table.Key[pos].Col != c.Idx {
+			pos++
+		}
+		if pos >= len(s.Table.Key) || s.Table.Key[pos].Col != c.Idx {
+			if pos < fixed {
+				continue
+			}
+			return false
+		}
+		rev := k.Desc != s.Table.Key[pos].Desc
+		if i == 0 {
+			reverse = rev
+		} else if rev != reverse {
+			return false
+		}
+		pos++
+	}
+	s.Reverse = reverse
+	return true
+}
+
+// outputName names a result column as PostgreSQL does.
+func outputName(n ast.ExprNode) string {
+	switch n := n.(type) {
+	case *ast.ColumnNameExpr:
+		return n.Name.Name.O
+	case *ast.ParenthesesExpr:
+		return outputName(n.Expr)
+	case *ast.AggregateFuncExpr:
+		return strings.ToLower(n.F)
+	case *ast.FuncCallExpr:
+		name := strings.ToLower(n.FnName.O)
+		if name == "pg_cast" && len(n.Args) == 2 {
+			if inner := outputName(n.Args[0]); inner != "?column?" {
+				return inner
+			}
+			if v, ok := n.Args[1].(*driver.ValueExpr); ok {
+				if t, err := types.TypeByName(v.GetString()); err == nil {
+					return shortTypeName(t)
+				}
+			}
+			return "?column?"
+		}
+		if name == "concat" {
+			return "?column?"
+		}
+		return name
+	case *ast.CaseExpr:
+		return "case"
+	}
+	return "?column?"
+}
+
+// shortTypeName is PostgreSQL's internal type name, used for cast columns.
+func shortTypeName(t types.T) string {
+	switch t.Kind {
+	case types.Bool:
+		return "bool"
+	case types.Int2:
+		return "int2"
+	case types.Int4:
+		return "int4"
+	case types.Int8:
+		return "int8"
+	case types.Float8:
+		return "float8"
+	case types.Text:
+		if t.VarChar {
+			return "varchar"
+		}
+		return "text"
+	case types.Bytea:
+		return "bytea"
+	case types.Timestamp:
+		return "timestamp"
+	}
+	return "?column?"
+}

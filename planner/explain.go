@@ -1,0 +1,183 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ExplainLines renders a plan as EXPLAIN text: one line per operator,
+// children indented, and one line per table access naming its path, the
+// decoded key bounds, the families read and the remaining filter. annotate,
+// when non-nil, appends run-time figures (EXPLAIN ANALYZE) to a node's line.
+func ExplainLines(p Plan, annotate func(Plan) string) []string {
+	var lines []string
+	var walk func(p Plan, depth int)
+	walk = func(p Plan, depth int) {
+		line, child := describe(p)
+		if line != "" {
+			if annotate != nil {
+				if a := annotate(p); a != "" {
+					line += "  " + a
+				}
+			}
+			lines = append(lines, strings.Repeat("  ", depth)+line)
+			depth++
+		}
+		if child != nil {
+			walk(child, depth)
+		}
+	}
+	walk(p, 0)
+	return lines
+}
+
+// describe returns a node's EXPLAIN line ("" for nodes that are not shown,
+// such as plain projections) and its input.
+func describe(p Plan) (string, Plan) {
+	switch p := p.(type) {
+	case *Scan:
+		return p.String(), nil
+	case *Values:
+		return fmt.Sprintf("VALUES (%d row)", len(p.Rows)), nil
+	case *Filter:
+		return "FILTER " + p.Cond.String(), p.Input
+	case *Project:
+		return "", p.Input
+	case *Sort:
+		keys := make([]string, len(p.Keys))
+		for i, k := range p.Keys {
+			keys[i] = k.Expr.String()
+			if k.Desc {
+				keys[i] += " DESC"
+			}
+		}
+		return "SORT BY " + strings.Join(keys, ", "), p.Input
+	case *Limit:
+		s := "LIMIT"
+		if p.Count != nil {
+			s += " " + p.Count.String()
+		} else {
+			s += " ALL"
+		}
+		if p.Offset != nil {
+			s += " OFFSET " + p.Offset.String()
+		}
+		return s, p.Input
+	case *Distinct:
+		return "DISTINCT", p.Input
+	case *Aggregate:
+		var parts []string
+		for _, a := range p.Aggs {
+			arg := "*"
+			if a.Arg != nil {
+				arg = a.Arg.String()
+				if a.Distinct {
+					arg = "DISTINCT " + arg
+				}
+			}
+			parts = append(parts, a.Func.String()+"("+arg+")")
+		}
+		s := "AGGREGATE " + strings.Join(parts, ", ")
+		if len(p.GroupBy) > 0 {
+			s += " GROUP BY " + joinExprs(p.GroupBy)
+		}
+		return s, p.Input
+	case *Insert:
+		s := fmt.Sprintf("INSERT INTO %s (%d rows)", p.Table.Name, len(p.Rows))
+		switch p.Conflict {
+		case ConflictDoNothing:
+			s += " ON CONFLICT DO NOTHING"
+		case ConflictDoUpdate:
+			s += " ON CONFLICT DO UPDATE"
+		}
+		return s, nil
+	case *Update:
+		cols := make([]string, len(p.Set))
+		for i, s := range p.Set {
+			cols[i] = p.Table.Columns[s.Col].Name
+		}
+		return "UPDATE " + p.Table.Name + " SET " + strings.Join(cols, ", "), p.Scan
+	case *Delete:
+		return "DELETE FROM " + p.Table.Name, p.Scan
+	case *CreateTable:
+		return "CREATE TABLE " + p.Desc.Name, nil
+	case *DropTable:
+		return "DROP TABLE " + strings.Join(p.Names, ", "), nil
+	case *Explain:
+		return "", p.Input
+	}
+	return fmt.Sprintf("%T", p), nil
+}
+
+// String renders the access line of a scan, for example
+//
+//	RANGE SCAN ON follows [/'alice' - /'alice'] FAMILIES (d) FILTER (w > 1)
+func (s *Scan) String() string {
+	var b strings.Builder
+	b.WriteString(s.Access.Kind.String())
+	if s.Access.Kind == MultiGet {
+		fmt.Fprintf(&b, " %d KEYS", len(s.Access.Spans))
+	}
+	b.WriteString(" ON " + s.Table.Name)
+	switch s.Access.Kind {
+	case PointGet, MultiGet:
+		keys := make([]string, len(s.Access.Spans))
+		for i, sp := range s.Access.Spans {
+			keys[i] = "(" + joinExprs(sp.Eq) + ")"
+		}
+		b.WriteString(" KEY " + strings.Join(keys, ", "))
+	case RangeScan:
+		spans := make([]string, len(s.Access.Spans))
+		for i := range s.Access.Spans {
+			spans[i] = s.Access.Spans[i].String()
+		}
+		b.WriteString(" " + strings.Join(spans, ", "))
+	}
+	if s.Reverse {
+		b.WriteString(" REVERSE")
+	}
+	b.WriteString(" FAMILIES (" + strings.Join(s.Families, ", ") + ")")
+	if s.Filter != nil {
+		b.WriteString(" FILTER " + s.Filter.String())
+	}
+	if s.LimitHint > 0 {
+		fmt.Fprintf(&b, " LIMIT %d", s.LimitHint)
+	}
+	return b.String()
+}
+
+// String renders a span with decoded bounds in rowkey column order:
+// [/a/b - /a/c) where '[' and ']' are inclusive and '(' and ')' exclusive,
+// and a bound that stops early covers every key with that prefix.
+func (sp *Span) String() string {
+	prefix := ""
+	for _, e := range sp.Eq {
+		prefix += "/" + e.String()
+	}
+	if sp.HasPrefix {
+		return "[" + prefix + "/" + quoteLiteral(sp.Prefix) + "*]"
+	}
+	lo, lb := prefix, "["
+	if sp.Lo != nil {
+		lo += "/" + sp.Lo.String()
+		if !sp.LoIncl {
+			lb = "("
+		}
+	}
+	hi, hb := prefix, "]"
+	if sp.Hi != nil {
+		hi += "/" + sp.Hi.String()
+		if !sp.HiIncl {
+			hb = ")"
+		}
+	}
+	if lo == "" {
+		lo = "/-∞"
+	}
+	if hi == "" {
+		hi = "/+∞"
+	}
+	return lb + lo + " - " + hi + hb
+}
+
+func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

@@ -1,0 +1,197 @@
+package planner
+
+import "github.com/widesql/widesql/planner/types"
+
+// Plan is a node of a query plan. Plans are immutable data; exec turns them
+// into operators. Columns describes the rows a node produces.
+type Plan interface {
+	Columns() []ResultColumn
+}
+
+// ResultColumn describes one output column.
+type ResultColumn struct {
+	Name string
+	T    types.T
+	// TableID and ColumnAttr name the source column for RowDescription, 0 if
+	// the value is computed.
+	TableID    uint32
+	ColumnAttr int16
+}
+
+// Scan reads one table through an access path. Its rows have one slot per
+// table column (index = column index); columns outside Needed are NULL.
+type Scan struct {
+	Table  *TableDesc
+	Access Access
+	// Needed lists the column indexes the query reads (key and non-key).
+	Needed []int
+	// Families are the families read (always including the marker family).
+	Families []string
+	// Filter is evaluated inside the scan loop; nil when none remains.
+	Filter  Expr
+	Reverse bool
+	// LimitHint, when > 0, is the most rows the consumer will ever pull
+	// (no filter, sort or aggregation in between).
+	LimitHint int64
+	cols      []ResultColumn
+}
+
+func (s *Scan) Columns() []ResultColumn { return s.cols }
+
+// Values produces literal rows (SELECT without FROM).
+type Values struct {
+	Rows [][]Expr
+	Cols []ResultColumn
+}
+
+func (v *Values) Columns() []ResultColumn { return v.Cols }
+
+// Filter keeps rows for which Cond is true.
+type Filter struct {
+	Input Plan
+	Cond  Expr
+}
+
+func (f *Filter) Columns() []ResultColumn { return f.Input.Columns() }
+
+// Project computes Exprs over each input row. Only the first Visible
+// columns are returned to the client; the rest feed ORDER BY.
+type Project struct {
+	Input Plan
+	Exprs []Expr
+	Cols  []ResultColumn
+}
+
+func (p *Project) Columns() []ResultColumn { return p.Cols }
+
+// SortKey is one ORDER BY item over the input row.
+type SortKey struct {
+	Expr       Expr
+	Desc       bool
+	NullsFirst bool
+}
+
+// Sort orders its input.
+type Sort struct {
+	Input Plan
+	Keys  []SortKey
+}
+
+func (s *Sort) Columns() []ResultColumn { return s.Input.Columns() }
+
+// Limit skips Offset rows and returns at most Count (nil = all).
+type Limit struct {
+	Input         Plan
+	Count, Offset Expr
+}
+
+func (l *Limit) Columns() []ResultColumn { return l.Input.Columns() }
+
+// Distinct removes duplicate rows.
+type Distinct struct{ Input Plan }
+
+func (d *Distinct) Columns() []ResultColumn { return d.Input.Columns() }
+
+// AggFunc is an aggregate function.
+type AggFunc uint8
+
+// Aggregate functions.
+const (
+	AggCountStar AggFunc = iota
+	AggCount
+	AggSum
+	AggAvg
+	AggMin
+	AggMax
+)
+
+var aggNames = [...]string{"count", "count", "sum", "avg", "min", "max"}
+
+func (f AggFunc) String() string { return aggNames[f] }
+
+// AggCall is one aggregate over the input rows.
+type AggCall struct {
+	Func     AggFunc
+	Arg      Expr // nil for count(*)
+	Distinct bool
+	T        types.T
+}
+
+// Aggregate groups its input by GroupBy and computes Aggs. Output rows are
+// the group values followed by the aggregate values.
+type Aggregate struct {
+	Input   Plan
+	GroupBy []Expr
+	Aggs    []AggCall
+	Cols    []ResultColumn
+}
+
+func (a *Aggregate) Columns() []ResultColumn { return a.Cols }
+
+// ConflictAction says what INSERT does when a row's key exists.
+type ConflictAction uint8
+
+// Conflict actions.
+const (
+	ConflictError ConflictAction = iota
+	ConflictDoNothing
+	ConflictDoUpdate
+)
+
+// Insert writes rows. Rows[i][j] is the value of column Targets[j].
+type Insert struct {
+	Table    *TableDesc
+	Targets  []int
+	Rows     [][]Expr
+	Conflict ConflictAction
+	// For ConflictDoUpdate: Set and Where are evaluated over the existing
+	// row (slots 0..n-1) followed by the EXCLUDED row (slots n..2n-1).
+	Set   []SetItem
+	Where Expr
+}
+
+// SetItem assigns Expr to column Col.
+type SetItem struct {
+	Col  int
+	Expr Expr
+}
+
+// Update changes the rows Scan finds.
+type Update struct {
+	Table *TableDesc
+	Scan  *Scan
+	Set   []SetItem
+}
+
+// Delete removes the rows Scan finds.
+type Delete struct {
+	Table *TableDesc
+	Scan  *Scan
+}
+
+// CreateTable creates a table; Desc has no ID yet.
+type CreateTable struct {
+	Desc        *TableDesc
+	IfNotExists bool
+}
+
+// DropTable drops tables.
+type DropTable struct {
+	Names    []string
+	IfExists bool
+}
+
+// Explain describes Input; with Analyze it also runs it.
+type Explain struct {
+	Input   Plan
+	Analyze bool
+}
+
+var explainCols = []ResultColumn{{Name: "QUERY PLAN", T: types.TText}}
+
+func (*Insert) Columns() []ResultColumn      { return nil }
+func (*Update) Columns() []ResultColumn      { return nil }
+func (*Delete) Columns() []ResultColumn      { return nil }
+func (*CreateTable) Columns() []ResultColumn { return nil }
+func (*DropTable) Columns() []ResultColumn   { return nil }
+func (*Explain) Columns() []ResultColumn     { return explainCols }

@@ -1,0 +1,238 @@
+package sqlparse
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/format"
+	"github.com/pingcap/tidb/pkg/parser/test_driver"
+	"github.com/widesql/widesql/pgwire/pgerror"
+)
+
+var rewriteFlag = flag.Bool("rewrite", false, "rewrite testdata expectations with actual output")
+
+// TestDataDriven runs testdata/*. Each case is
+//
+//	<command>
+//	<sql, possibly several lines>
+//	----
+//	<expected output>
+//	<blank line>
+//
+// Commands: parse (restored AST, utility, clauses, params or error) and
+// pgtype (the PGType of each column of a CREATE TABLE).
+func TestDataDriven(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*")
+	for _, f := range files {
+		if fi, err := os.Stat(f); err != nil || fi.IsDir() {
+			continue
+		}
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out strings.Builder
+			blocks := strings.Split(strings.TrimRight(string(data), "\n")+"\n", "\n\n")
+			for _, blk := range blocks {
+				blk = strings.Trim(blk, "\n")
+				if blk == "" {
+					continue
+				}
+				head, want, _ := strings.Cut(blk, "\n----\n")
+				if strings.HasSuffix(head, "\n----") {
+					head, want = strings.TrimSuffix(head, "\n----"), ""
+				}
+				cmd, input, _ := strings.Cut(head, "\n")
+				got := strings.TrimRight(run(cmd, input), "\n")
+				if !*rewriteFlag && got != want {
+					t.Errorf("%s\n%s\nwant:\n%s\ngot:\n%s", cmd, input, want, got)
+				}
+				fmt.Fprintf(&out, "%s\n%s\n----\n%s\n\n", cmd, input, got)
+			}
+			if *rewriteFlag {
+				if err := os.WriteFile(f, []byte(strings.TrimRight(out.String(), "\n")+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func run(cmd, input string) string {
+	stmts, err := Parse(input)
+	if err != nil {
+		return fmtErr(err)
+	}
+	var b strings.Builder
+	switch cmd {
+	case "parse":
+		if len(stmts) == 0 {
+			return "(no statements)"
+		}
+		for _, st := range stmts {
+			fmt.Fprintf(&b, "[%d] %q\n", st.Offset, st.SQL)
+			if st.Utility != nil {
+				fmt.Fprintf(&b, "utility %s\n", fmtUtility(st.Utility))
+				continue
+			}
+			fmt.Fprintf(&b, "%s\n", restore(st.AST))
+			if ex, ok := st.AST.(*ast.ExplainStmt); ok {
+				fmt.Fprintf(&b, "explain analyze=%v\n", ex.Analyze)
+			}
+			if oc := st.OnConflict; oc != nil {
+				fmt.Fprintf(&b, "on conflict cols=%q constraint=%q nothing=%v", oc.Columns, oc.Constraint, oc.DoNothing)
+				for _, a := range oc.Set {
+					fmt.Fprintf(&b, " set %s.%s=%s", a.Column.Table.O, a.Column.Name.O, restore(a.Expr))
+				}
+				if oc.Where != nil {
+					fmt.Fprintf(&b, " where %s", restore(oc.Where))
+				}
+				b.WriteString("\n")
+			}
+			if st.Returning != nil {
+				b.WriteString("returning")
+				for _, f := range st.Returning {
+					fmt.Fprintf(&b, " %s", restore(f))
+				}
+				b.WriteString("\n")
+			}
+			if st.NumParams > 0 {
+				fmt.Fprintf(&b, "params n=%d order=%v\n", st.NumParams, paramOrders(&st))
+			}
+		}
+	case "pgtype":
+		for _, st := range stmts {
+			var cols []*ast.ColumnDef
+			switch n := st.AST.(type) {
+			case *ast.CreateTableStmt:
+				cols = n.Cols
+			case *ast.AlterTableStmt:
+				for _, s := range n.Specs {
+					cols = append(cols, s.NewColumns...)
+				}
+			}
+			for _, c := range cols {
+				name, w, err := PGType(c.Tp)
+				if err != nil {
+					fmt.Fprintf(&b, "%s: %s\n", c.Name.String(), fmtErr(err))
+					continue
+				}
+				fmt.Fprintf(&b, "%s.%s: %s %d\n", c.Name.Table.O, c.Name.Name.O, name, w)
+			}
+		}
+	default:
+		return "unknown command " + cmd
+	}
+	return b.String()
+}
+
+func fmtUtility(u *Utility) string {
+	s := u.Kind.String()
+	if u.Name != "" {
+		s += fmt.Sprintf(" name=%q", u.Name)
+	}
+	if u.Values != nil {
+		s += fmt.Sprintf(" values=%q", u.Values)
+	}
+	if u.Kind == Set && u.Values == nil {
+		s += " default"
+	}
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{u.Local, "local"}, {u.All, "all"}, {u.ReadOnly, "read-only"}, {u.ReadWrite, "read-write"}, {u.Deferrable, "deferrable"}} {
+		if f.on {
+			s += " " + f.name
+		}
+	}
+	if u.Isolation != "" {
+		s += fmt.Sprintf(" isolation=%q", u.Isolation)
+	}
+	return s
+}
+
+func fmtErr(err error) string {
+	var pe *pgerror.Error
+	if !errors.As(err, &pe) {
+		return "non-pgerror: " + err.Error()
+	}
+	return fmt.Sprintf("error %s at %d: %s", pe.Code, pe.Position, pe.Message)
+}
+
+type restorer interface {
+	Restore(*format.RestoreCtx) error
+}
+
+func restore(n restorer) string {
+	var sb strings.Builder
+	flags := format.RestoreStringSingleQuotes | format.RestoreKeyWordLowercase | format.RestoreNameDoubleQuotes | format.RestoreStringWithoutCharset
+	if err := n.Restore(format.NewRestoreCtx(flags, &sb)); err != nil {
+		return "restore error: " + err.Error()
+	}
+	return sb.String()
+}
+
+// paramOrders lists the Order of every parameter marker in visiting order
+// over the main AST, ON CONFLICT pieces and RETURNING.
+func paramOrders(st *Statement) []int {
+	c := &orderCollector{}
+	st.AST.Accept(c)
+	if st.OnConflict != nil {
+		for _, a := range st.OnConflict.Set {
+			a.Expr.Accept(c)
+		}
+		if st.OnConflict.Where != nil {
+			st.OnConflict.Where.Accept(c)
+		}
+	}
+	for _, f := range st.Returning {
+		f.Accept(c)
+	}
+	return c.orders
+}
+
+type orderCollector struct{ orders []int }
+
+func (c *orderCollector) Enter(n ast.Node) (ast.Node, bool) {
+	if pm, ok := n.(*test_driver.ParamMarkerExpr); ok {
+		c.orders = append(c.orders, pm.Order)
+	}
+	return n, false
+}
+
+func (c *orderCollector) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*")
+	for _, p := range files {
+		data, _ := os.ReadFile(p)
+		for _, blk := range strings.Split(string(data), "\n\n") {
+			head, _, _ := strings.Cut(blk, "\n----\n")
+			if _, input, ok := strings.Cut(strings.TrimLeft(head, "\n"), "\n"); ok {
+				f.Add(input)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, sql string) {
+		stmts, err := Parse(sql)
+		if err != nil {
+			var pe *pgerror.Error
+			if !errors.As(err, &pe) {
+				t.Fatalf("error is not *pgerror.Error: %v", err)
+			}
+			return
+		}
+		for _, st := range stmts {
+			if st.Offset < 0 || st.Offset+len(st.SQL) > len(sql) || sql[st.Offset:st.Offset+len(st.SQL)] != st.SQL {
+				t.Fatalf("bad statement span %d %q", st.Offset, st.SQL)
+			}
+		}
+	})
+}

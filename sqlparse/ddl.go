@@ -1,0 +1,115 @@
+package sqlparse
+
+// tableConstraintWords start a CREATE TABLE element or ALTER TABLE ADD
+// target that is not a column definition.
+var tableConstraintWords = map[string]bool{
+	"constraint": true, "primary": true, "unique": true, "foreign": true, "check": true,
+	"exclude": true, "key": true, "index": true, "fulltext": true, "like": true,
+}
+
+// rewriteDDLTypes replaces the PostgreSQL column types of CREATE TABLE and
+// ALTER TABLE ... ADD [COLUMN] with the TiDB types of the doc.go table. Other
+// statements are returned unchanged.
+func rewriteDDLTypes(src string, toks []token) ([]token, error) {
+	if len(toks) < 3 || !(toks[0].is("create") || toks[0].is("alter")) {
+		return toks, nil
+	}
+	i := 1
+	for i < len(toks) && (toks[i].is("temp") || toks[i].is("temporary") || toks[i].is("unlogged") ||
+		toks[i].is("global") || toks[i].is("local")) {
+		i++
+	}
+	if i >= len(toks) || !toks[i].is("table") {
+		return toks, nil
+	}
+	out := append([]token(nil), toks[:i+1]...)
+	rest := toks[i+1:]
+	var err error
+	if toks[0].is("create") {
+		// Elements are the depth-1 comma-separated items of the first (...).
+		depth, elemStart := 0, false
+		for j := 0; j < len(rest); j++ {
+			t := rest[j]
+			if depth == 1 && elemStart {
+				elemStart = false
+				var k int
+				if k, out, err = columnDef(src, rest, j, out); err != nil {
+					return nil, err
+				}
+				if k > j {
+					j = k - 1
+					continue
+				}
+			}
+			switch {
+			case t.isOp("("):
+				depth++
+				elemStart = depth == 1
+			case t.isOp(")"):
+				depth--
+			case t.isOp(",") && depth == 1:
+				elemStart = true
+			}
+			out = append(out, t)
+		}
+		return out, nil
+	}
+	depth := 0
+	for j := 0; j < len(rest); j++ {
+		t := rest[j]
+		out = append(out, t)
+		switch {
+		case t.isOp("("):
+			depth++
+		case t.isOp(")"):
+			depth--
+		case depth == 0 && t.is("add"):
+			k := j + 1
+			if k < len(rest) && rest[k].is("column") {
+				out = append(out, rest[k])
+				k++
+			}
+			if k+2 < len(rest) && rest[k].is("if") && rest[k+1].is("not") && rest[k+2].is("exists") {
+				out = append(out, rest[k:k+3]...)
+				k += 3
+			}
+			var next int
+			if next, out, err = columnDef(src, rest, k, out); err != nil {
+				return nil, err
+			}
+			j = next - 1
+		}
+	}
+	return out, nil
+}
+
+// columnDef handles a column definition starting at toks[j]: it appends the
+// name and the rewritten type to out and returns the index after the type.
+// When toks[j] does not start a column definition it returns j, out.
+func columnDef(src string, toks []token, j int, out []token) (int, []token, error) {
+	if j >= len(toks) || (toks[j].kind != tkIdent && toks[j].kind != tkQIdent) || tableConstraintWords[toks[j].val] && toks[j].kind == tkIdent {
+		return j, out, nil
+	}
+	k := j + 1
+	if k+1 < len(toks) && toks[k].isOp(".") { // Phoenix-style fam.col
+		k += 2
+	}
+	ty, next, ok := parseTypeName(toks, k)
+	if !ok {
+		return j, out, nil
+	}
+	if ty.base == "serial" || ty.base == "bigserial" || ty.base == "smallserial" ||
+		ty.base == "serial4" || ty.base == "serial8" || ty.base == "serial2" {
+		return 0, nil, unsupported("type " + ty.base).WithPosition(charPos(src, toks[k].pos))
+	}
+	tidb, err := ddlType(ty)
+	if err != nil {
+		return 0, nil, err.WithPosition(charPos(src, toks[k].pos))
+	}
+	if next < len(toks) && (toks[next].is("unsigned") || toks[next].is("signed") || toks[next].is("zerofill")) {
+		return 0, nil, syntaxErrorAt(src, toks[next].pos, toks[next].end)
+	}
+	out = append(out, toks[j:k]...)
+	out = append(out, synth(tidb, toks[k]))
+	return next, out, nil
+}

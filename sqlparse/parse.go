@@ -1,0 +1,188 @@
+package sqlparse
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/pingcap/tidb/pkg/parser/test_driver"
+	"github.com/widesql/widesql/pgwire/pgerror"
+)
+
+// Statement is one parsed statement of a query string.
+type Statement struct {
+	SQL        string             // this statement's original text, trimmed, without the trailing ';'
+	Offset     int                // byte offset of SQL in the whole input string
+	AST        ast.StmtNode       // TiDB AST; nil when Utility != nil
+	Utility    *Utility           // intercepted statement; nil otherwise
+	NumParams  int                // highest $n referenced (0 if none)
+	OnConflict *OnConflict        // INSERT ... ON CONFLICT, cut out before TiDB parsing; nil if absent
+	Returning  []*ast.SelectField // RETURNING list of INSERT/UPDATE/DELETE; nil if absent
+}
+
+// sqlMode is what makes TiDB read the rewritten text as standard SQL.
+const sqlMode = mysql.ModeANSIQuotes | mysql.ModePipesAsConcat | mysql.ModeNoBackslashEscapes
+
+// Parse splits sql at top-level ';' and parses each non-empty statement.
+// Empty or comment-only input returns (nil, nil). Errors are
+// *pgerror.Error; syntax errors carry Code 42601 and Position, the 1-based
+// character position in sql. Parse is safe for concurrent use; the returned
+// ASTs belong to the caller.
+func Parse(sql string) ([]Statement, error) {
+	toks, err := lex(sql)
+	if err != nil {
+		return nil, err
+	}
+	var stmts []Statement
+	var p *parser.Parser
+	start := 0
+	for i := 0; i <= len(toks); i++ {
+		if i < len(toks) && !toks[i].isOp(";") {
+			continue
+		}
+		if i > start {
+			if p == nil {
+				p = parser.New()
+				p.SetSQLMode(sqlMode)
+			}
+			st, err := parseOne(p, sql, toks[start:i])
+			if err != nil {
+				return nil, err
+			}
+			stmts = append(stmts, st)
+		}
+		start = i + 1
+	}
+	return stmts, nil
+}
+
+// parseOne parses the tokens of one statement (no ';').
+func parseOne(p *parser.Parser, src string, toks []token) (Statement, error) {
+	first, last := toks[0], toks[len(toks)-1]
+	st := Statement{SQL: src[first.pos:last.end], Offset: first.pos}
+	for _, t := range toks {
+		if t.kind == tkParam {
+			n, _ := strconv.Atoi(t.val)
+			st.NumParams = max(st.NumParams, n)
+		}
+	}
+	u, err := intercept(src, toks)
+	if err != nil || u != nil {
+		st.Utility = u
+		return st, err
+	}
+	prefix, bodyAt, err := explainPrefix(src, toks)
+	if err != nil {
+		return st, err
+	}
+	body, conflict, returning, onAt := cutClauses(toks[bodyAt:])
+	if body, err = rewriteDDLTypes(src, body); err != nil {
+		return st, err
+	}
+	if st.AST, err = parseTokens(p, src, append(prefix, body...), last); err != nil {
+		return st, err
+	}
+	if conflict != nil {
+		spec, err := parseConflict(src, conflict, onAt)
+		if err != nil {
+			return st, err
+		}
+		if spec.setPiece != nil {
+			head := []token{synth("update", onAt), synth("excluded_dummy", onAt)}
+			n, err := parseTokens(p, src, append(head, spec.setPiece...), last)
+			if err != nil {
+				return st, err
+			}
+			upd, ok := n.(*ast.UpdateStmt)
+			if !ok || upd.Order != nil || upd.Limit != nil {
+				return st, syntaxErrorAt(src, spec.setPiece[0].pos, spec.setPiece[0].end)
+			}
+			spec.oc.Set, spec.oc.Where = upd.List, upd.Where
+		}
+		st.OnConflict = spec.oc
+	}
+	if returning != nil {
+		if len(returning) == 0 {
+			return st, pgerror.New(pgerror.CodeSyntaxError, "syntax error at end of input").WithPosition(charPos(src, last.end))
+		}
+		piece := append([]token{synth("select", returning[0])}, returning...)
+		piece = append(piece, synth("from", last), synth("dummy", last))
+		n, err := parseTokens(p, src, piece, last)
+		if err != nil {
+			return st, err
+		}
+		sel, ok := n.(*ast.SelectStmt)
+		if !ok || sel.Fields == nil || sel.Where != nil || sel.GroupBy != nil || sel.OrderBy != nil || sel.Limit != nil {
+			return st, syntaxErrorAt(src, returning[0].pos, returning[0].end)
+		}
+		st.Returning = sel.Fields.Fields
+	}
+	return st, nil
+}
+
+// parseTokens rewrites, emits and parses one statement's tokens with TiDB,
+// then fixes parameter orders. last is the statement's last original token,
+// for "at end of input" positions.
+func parseTokens(p *parser.Parser, src string, toks []token, last token) (ast.StmtNode, error) {
+	toks, err := rewrite(src, toks)
+	if err != nil {
+		return nil, err
+	}
+	r := emit(toks)
+	nodes, _, err := p.ParseSQL(r.sql)
+	if err != nil {
+		return nil, r.mapError(src, err, last)
+	}
+	if len(nodes) != 1 {
+		return nil, syntaxErrorAt(src, toks[0].pos, toks[0].end)
+	}
+	nodes[0].Accept(&paramFixer{params: r.params})
+	return nodes[0], nil
+}
+
+// mapError turns a TiDB error into a 42601 pointing into the original text.
+// TiDB reports `line L column C near "<rest of input>"`; the rest of input
+// locates the offending token in the rewritten text.
+func (r *rewritten) mapError(src string, err error, last token) error {
+	msg := err.Error()
+	i := strings.Index(msg, `near "`)
+	if i < 0 {
+		return pgerror.Wrap(err, pgerror.CodeSyntaxError, "")
+	}
+	rest := msg[i+len(`near "`):]
+	off := -1
+	if j := strings.Index(rest, "(total length "); j >= 0 {
+		if n, e := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest[j+len("(total length "):]), ")")); e == nil {
+			off = len(r.sql) - n
+		}
+	}
+	if l := len(rest) - 2; off < 0 && l >= 0 && l <= len(r.sql) && rest[l:] == `" ` && strings.HasSuffix(r.sql, rest[:l]) {
+		off = len(r.sql) - l
+	}
+	for k := 0; off < 0 && k <= len(r.sql); k++ {
+		if n := len(r.sql) - k; len(rest) > n && rest[n] == '"' && strings.HasPrefix(rest, r.sql[k:]) {
+			off = k
+		}
+	}
+	pos, end, ok := r.origin(off)
+	if off < 0 || !ok {
+		return pgerror.New(pgerror.CodeSyntaxError, "syntax error at end of input").WithPosition(charPos(src, last.end))
+	}
+	return syntaxErrorAt(src, pos, end)
+}
+
+// paramFixer sets each ParamMarkerExpr's Order to its PostgreSQL $n - 1.
+type paramFixer struct{ params map[int]int }
+
+func (f *paramFixer) Enter(n ast.Node) (ast.Node, bool) {
+	if pm, ok := n.(*test_driver.ParamMarkerExpr); ok {
+		if num, ok := f.params[pm.Offset]; ok {
+			pm.Order = num - 1
+		}
+	}
+	return n, false
+}
+
+func (f *paramFixer) Leave(n ast.Node) (ast.Node, bool) { return n, true }
