@@ -95,9 +95,9 @@ type portal struct {
 	formats []int16
 
 	started bool
-	op      operator    // row source of a query
-	rows    [][]string  // precomputed text rows (SHOW, EXPLAIN)
-	types   []types.T   // column types of op's rows
+	op      operator   // row source of a query
+	rows    [][]string // precomputed text rows (SHOW, EXPLAIN)
+	types   []types.T  // column types of op's rows
 	tag     string
 	count   int64
 	out     [][]byte

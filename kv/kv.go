@@ -205,10 +205,15 @@ type RowIterator interface {
 type Table interface {
 	// Read returns an iterator over the rows selected by rs.
 	Read(ctx context.Context, rs RowSet, opts ReadOptions) RowIterator
-	// Apply applies the row mutations. Each RowMutation is atomic. If any
-	// precondition fails, Apply returns an error wrapping ErrConditionFailed
-	// (as *ConditionError) and applies nothing; implementations that
-	// report AtomicBatches() apply the whole batch atomically as well.
+	// Apply applies the row mutations. Each RowMutation is atomic.
+	// Preconditions are checked in batch order and see the effect of the
+	// batch's earlier rows (two RequireAbsent puts of one key: the second
+	// fails). When AtomicBatches() is true the whole batch is atomic: if a
+	// precondition fails, Apply returns a *ConditionError (wrapping
+	// ErrConditionFailed) and applies nothing. When it is false (Bigtable),
+	// rows before the failed one may have been applied.
+	//
+	// Apply copies what it keeps; the caller may reuse its slices.
 	Apply(ctx context.Context, batch []RowMutation) error
 	// AtomicBatches reports whether Apply is all-or-nothing across rows.
 	AtomicBatches() bool

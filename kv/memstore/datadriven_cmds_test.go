@@ -1,0 +1,274 @@
+package memstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/widesql/widesql/kv"
+)
+
+func TestDataDriven(t *testing.T) {
+	walkTestdata(t, func(t *testing.T, path string) {
+		s := New()
+		runDataDriven(t, path, func(tc *testCase) string {
+			out, err := runCommand(s, tc)
+			if err != nil {
+				return out + formatError(err)
+			}
+			return out
+		})
+	})
+}
+
+// args splits "cmd word key=value ..." into the command, its positional
+// words and its key=value options.
+func args(line string) (cmd string, words []string, opts map[string]string) {
+	fields := strings.Fields(line)
+	opts = map[string]string{}
+	for _, f := range fields[1:] {
+		if k, v, ok := strings.Cut(f, "="); ok {
+			opts[k] = v
+		} else {
+			words = append(words, f)
+		}
+	}
+	return fields[0], words, opts
+}
+
+func runCommand(s *Store, tc *testCase) (string, error) {
+	ctx := context.Background()
+	cmd, words, opts := args(tc.cmd)
+	name := ""
+	if len(words) > 0 && words[0] != `""` {
+		name = words[0]
+	}
+	switch cmd {
+	case "create":
+		return "", s.CreateTable(ctx, name, parseSpec(opts))
+	case "drop":
+		return "", s.DropTable(ctx, name)
+	case "list":
+		names, err := s.ListTables(ctx)
+		if err != nil {
+			return "", err
+		}
+		return "[" + strings.Join(names, " ") + "]", nil
+	case "close":
+		return "", s.Close()
+	case "apply":
+		tbl, err := s.Table(ctx, name)
+		if err != nil {
+			return "", err
+		}
+		batch, err := parseBatch(tc.input)
+		if err != nil {
+			return "", err
+		}
+		return "", tbl.Apply(ctx, batch)
+	case "read", "dump":
+		tbl, err := s.Table(ctx, name)
+		if err != nil {
+			return "", err
+		}
+		var flags []string
+		if len(words) > 1 {
+			flags = words[1:]
+		}
+		rs, ro, err := parseRead(opts, flags)
+		if cmd == "dump" {
+			ro.MaxVersions = 1 << 20
+		}
+		if err != nil {
+			return "", err
+		}
+		return formatRead(tbl.Read(ctx, rs, ro), cmd == "read")
+	}
+	return "", fmt.Errorf("unknown command %q", cmd)
+}
+
+// parseSpec parses families=a,b versions=a:3,b:2.
+func parseSpec(opts map[string]string) kv.TableSpec {
+	var spec kv.TableSpec
+	if opts["families"] != "" {
+		for _, f := range strings.Split(opts["families"], ",") {
+			spec.Families = append(spec.Families, kv.Family{Name: f})
+		}
+	}
+	for _, fv := range strings.Split(opts["versions"], ",") {
+		f, v, _ := strings.Cut(fv, ":")
+		for i := range spec.Families {
+			if spec.Families[i].Name == f {
+				spec.Families[i].MaxVersions, _ = strconv.Atoi(v)
+			}
+		}
+	}
+	return spec
+}
+
+// parseBatch parses one RowMutation per line:
+//
+//	key [require=absent|present] mutation; mutation; ...
+//
+// with mutations "set fam:qual@ts=value", "del fam:qual[@[start,end)]",
+// "delfam fam" and "delrow".
+func parseBatch(lines []string) ([]kv.RowMutation, error) {
+	var batch []kv.RowMutation
+	for _, line := range lines {
+		key, rest, _ := strings.Cut(line, " ")
+		rm := kv.RowMutation{Key: []byte(key)}
+		if key == `""` {
+			rm.Key = nil
+		}
+		if r, ok := strings.CutPrefix(rest, "require="); ok {
+			req, after, _ := strings.Cut(r, " ")
+			rest = after
+			switch req {
+			case "absent":
+				rm.Require = kv.RequireAbsent
+			case "present":
+				rm.Require = kv.RequirePresent
+			default:
+				return nil, fmt.Errorf("bad require %q", req)
+			}
+		}
+		for _, ms := range strings.Split(rest, ";") {
+			m, err := parseMutation(strings.TrimSpace(ms))
+			if err != nil {
+				return nil, err
+			}
+			rm.Mutations = append(rm.Mutations, m)
+		}
+		batch = append(batch, rm)
+	}
+	return batch, nil
+}
+
+func parseMutation(s string) (kv.Mutation, error) {
+	op, arg, _ := strings.Cut(s, " ")
+	switch op {
+	case "set":
+		addr, val, _ := strings.Cut(arg, "=")
+		fam, qual, _ := strings.Cut(addr, ":")
+		i := strings.LastIndex(qual, "@")
+		if i < 0 {
+			return kv.Mutation{}, fmt.Errorf("set needs @ts: %q", s)
+		}
+		ts, err := strconv.ParseInt(qual[i+1:], 10, 64)
+		return kv.Mutation{Kind: kv.SetCell, Family: fam, Qualifier: []byte(qual[:i]), Timestamp: kv.Timestamp(ts), Value: []byte(val)}, err
+	case "del":
+		fam, qual, _ := strings.Cut(arg, ":")
+		m := kv.Mutation{Kind: kv.DeleteCells, Family: fam, Qualifier: []byte(qual)}
+		if i := strings.LastIndex(qual, "@["); i >= 0 {
+			m.Qualifier = []byte(qual[:i])
+			lo, hi, _ := strings.Cut(strings.TrimSuffix(qual[i+2:], ")"), ",")
+			m.Start, m.End = parseTS(lo), parseTS(hi)
+		}
+		return m, nil
+	case "delfam":
+		return kv.Mutation{Kind: kv.DeleteFamily, Family: arg}, nil
+	case "delrow":
+		return kv.Mutation{Kind: kv.DeleteRow}, nil
+	}
+	return kv.Mutation{}, fmt.Errorf("unknown mutation %q", s)
+}
+
+func parseTS(s string) kv.Timestamp {
+	n, _ := strconv.ParseInt(s, 10, 64)
+	return kv.Timestamp(n)
+}
+
+// parseRead parses keys=a,b ranges=[a,c),[,b) families=a,b columns=a:q,b:r
+// versions=N mints=T maxts=T limit=N and the flag reverse.
+func parseRead(opts map[string]string, flags []string) (kv.RowSet, kv.ReadOptions, error) {
+	var rs kv.RowSet
+	var ro kv.ReadOptions
+	if v := opts["keys"]; v != "" {
+		for _, k := range strings.Split(v, ",") {
+			rs.Keys = append(rs.Keys, []byte(k))
+		}
+	}
+	if v := opts["ranges"]; v != "" {
+		for _, r := range strings.Split(v, "),") {
+			lo, hi, _ := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(r, "["), ")"), ",")
+			var kr kv.KeyRange
+			if lo != "" {
+				kr.Start = []byte(lo)
+			}
+			if hi != "" {
+				kr.End = []byte(hi)
+			}
+			rs.Ranges = append(rs.Ranges, kr)
+		}
+	}
+	if v := opts["families"]; v != "" {
+		ro.Families = strings.Split(v, ",")
+	}
+	if v := opts["columns"]; v != "" {
+		for _, c := range strings.Split(v, ",") {
+			f, q, _ := strings.Cut(c, ":")
+			ro.Columns = append(ro.Columns, kv.Column{Family: f, Qualifier: []byte(q)})
+		}
+	}
+	ro.MaxVersions, _ = strconv.Atoi(opts["versions"])
+	ro.MinTimestamp, ro.MaxTimestamp = parseTS(opts["mints"]), parseTS(opts["maxts"])
+	ro.Limit, _ = strconv.ParseInt(opts["limit"], 10, 64)
+	for _, f := range flags {
+		if f != "reverse" {
+			return rs, ro, fmt.Errorf("unknown flag %q", f)
+		}
+		ro.Reverse = true
+	}
+	return rs, ro, nil
+}
+
+func formatRead(it kv.RowIterator, withStats bool) (string, error) {
+	defer it.Close()
+	var b strings.Builder
+	for it.Next() {
+		r := it.Row()
+		b.WriteString(string(r.Key) + "\n")
+		for _, c := range r.Cells {
+			fmt.Fprintf(&b, "  %s:%s@%d=%s\n", c.Family, c.Qualifier, c.Timestamp, c.Value)
+		}
+	}
+	if b.Len() == 0 && !withStats {
+		b.WriteString("(empty)\n")
+	}
+	if withStats {
+		st := it.Stats()
+		fmt.Fprintf(&b, "stats rows=%d cells=%d\n", st.RowsRead, st.CellsRead)
+	}
+	return b.String(), it.Err()
+}
+
+var sentinels = []struct {
+	name string
+	err  error
+}{
+	{"ErrTableExists", kv.ErrTableExists},
+	{"ErrTableNotFound", kv.ErrTableNotFound},
+	{"ErrFamilyNotFound", kv.ErrFamilyNotFound},
+	{"ErrConditionFailed", kv.ErrConditionFailed},
+	{"ErrInvalidArgument", kv.ErrInvalidArgument},
+	{"ErrClosed", kv.ErrClosed},
+}
+
+// formatError prints err with the sentinels it matches, and the index and
+// key of a *kv.ConditionError.
+func formatError(err error) string {
+	var matched []string
+	for _, s := range sentinels {
+		if errors.Is(err, s.err) {
+			matched = append(matched, s.name)
+		}
+	}
+	out := fmt.Sprintf("error %v: %v", matched, err)
+	if ce := (*kv.ConditionError)(nil); errors.As(err, &ce) {
+		out += fmt.Sprintf("\ncondition failed at index=%d key=%s", ce.Index, ce.Key)
+	}
+	return out
+}

@@ -1,0 +1,50 @@
+// Package memstore is widesql's in-memory storage engine: the first
+// implementation of the kv.Store contract, and the model the durable LSM
+// engine's memtable will follow.
+//
+// # Structure
+//
+//	Store ── map name → *Table                 (Store.mu, RWMutex)
+//	Table ── families (immutable spec)
+//	      └─ tree: btree.BTreeG[*row]          (Table.mu, Mutex)
+//	            ordered by rowkey bytes
+//	            row = {key, cells}             immutable once in the tree
+//	            cells sorted family ↑, qualifier ↑ (bytes), timestamp ↓
+//
+// Rows are copy-on-write values. A row mutation never edits a row in place: it
+// builds a new row from the old one (mutateRow), replacing or inserting cells,
+// removing deleted ones and dropping versions beyond the family's
+// MaxVersions, then swaps it into the tree with ReplaceOrInsert, or deletes
+// the key if no cell is left. Deletes are physical, so a later write with an
+// older timestamp is visible again (Bigtable semantics). TTL is not enforced
+// yet. The caller's keys, qualifiers and values are copied into one
+// allocation per row mutation.
+//
+// # Snapshots and locking
+//
+// A read takes Table.mu only to call tree.Clone, which is O(1): the clone
+// shares every node with the live tree, and whichever of the two is written
+// next copies the nodes on its path. The iterator then walks its private
+// clone with no lock held, so a long scan never blocks writers and never sees
+// a write applied after Read returned. Because rows are immutable, the cells
+// handed to the caller alias the store's memory with no copying; the
+// iterator only fills a reused []kv.Cell with the projected cells of the
+// current row.
+//
+// Apply validates the whole batch without a lock, then holds Table.mu for the
+// batch. Preconditions are checked in batch order, each seeing the batch's
+// earlier row mutations. When a batch has a precondition and more than one
+// row, it is staged in a clone of the tree that is installed only if every
+// precondition holds, which makes the batch all-or-nothing for free; an
+// unconditional batch cannot fail once validated and is applied in place.
+//
+// # Iteration
+//
+// A kv.RowSet is normalised into disjoint ascending spans (spans): ranges are
+// sorted and merged, keys deduplicated and dropped when a range covers them.
+// Point spans are read with tree.Get; a read of at most maxLookupKeys keys
+// looks them all up under the lock instead of cloning the tree. Range spans are read by seeking into
+// the tree and buffering up to defaultFillSize rows per seek; the next seek resumes
+// after the last buffered key. Reverse reads walk the spans backwards with
+// Descend. The context is checked every ctxCheckInterval rows.
+package memstore

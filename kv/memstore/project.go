@@ -1,0 +1,62 @@
+package memstore
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/widesql/widesql/kv"
+)
+
+// project sets it.cur to r's cells that pass the read's family and column
+// projection and time range, keeping the newest it.maxVersions versions of
+// each column. The cells are copied by value into it.cells, which is reused
+// across rows; their slices alias the immutable row. project reports whether
+// any cell is left: rows projected to nothing are not returned.
+func (it *iterator) project(r *row) bool {
+	cells := it.cells[:0]
+	var col *kv.Cell // the column of the last kept cell
+	versions := 0
+	for i := range r.cells {
+		c := &r.cells[i]
+		it.stats.CellsRead++
+		if !it.wanted(c) {
+			continue
+		}
+		if col != nil && sameColumn(c, col) {
+			if versions >= it.maxVersions {
+				continue
+			}
+			versions++
+		} else {
+			col, versions = c, 1
+		}
+		cells = append(cells, *c)
+	}
+	it.cells = cells
+	if len(cells) == 0 {
+		return false
+	}
+	it.cur = kv.Row{Key: r.key, Cells: cells}
+	return true
+}
+
+// wanted reports whether c passes the family and column projection and the
+// time range.
+func (it *iterator) wanted(c *kv.Cell) bool {
+	o := &it.opts
+	if c.Timestamp < o.MinTimestamp || (o.MaxTimestamp != 0 && c.Timestamp >= o.MaxTimestamp) {
+		return false
+	}
+	if len(o.Families) > 0 && !slices.Contains(o.Families, c.Family) {
+		return false
+	}
+	if len(o.Columns) == 0 {
+		return true
+	}
+	for i := range o.Columns {
+		if o.Columns[i].Family == c.Family && bytes.Equal(o.Columns[i].Qualifier, c.Qualifier) {
+			return true
+		}
+	}
+	return false
+}
