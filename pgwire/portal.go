@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strings"
 
@@ -27,6 +28,7 @@ type portal struct {
 	// exhausted; it is sent first by the next Execute. ahead owns its bytes.
 	ahead    [][]byte
 	hasAhead bool
+	resumed  bool // suspended at least once: the final tag counts the last Execute only
 	done     bool
 }
 
@@ -81,6 +83,7 @@ func (c *conn) execute(ctx context.Context, p *portal, maxRows int) error {
 		if maxRows > 0 && n == maxRows {
 			p.ahead = copyRow(p.ahead[:0], row)
 			p.hasAhead = true
+			p.resumed = true
 			c.send(&pgproto3.PortalSuspended{})
 			return nil
 		}
@@ -89,7 +92,12 @@ func (c *conn) execute(ctx context.Context, p *portal, maxRows int) error {
 	}
 	p.done = true
 	c.sendNotices()
-	c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.p.Tag())})
+	tag := p.p.Tag()
+	if p.resumed && strings.HasPrefix(tag, "SELECT ") {
+		// PostgreSQL counts only the rows of the final Execute.
+		tag = fmt.Sprintf("SELECT %d", n)
+	}
+	c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
 	return nil
 }
 

@@ -189,6 +189,9 @@ func (b *builder) limitExpr(n ast.ExprNode) (Expr, error) {
 	if n == nil {
 		return nil, nil
 	}
+	if v, ok := n.(*driver.ValueExpr); ok && v.Kind() == driver.KindUint64 && v.GetUint64() > 1<<63-1 {
+		return nil, nil // LIMIT ALL
+	}
 	if v, ok := n.(*driver.ValueExpr); ok && v.Kind() == driver.KindString {
 		// GORM sends LIMIT '1'.
 		d, err := types.ParseText(types.TInt8, v.GetString())

@@ -141,6 +141,11 @@ func (b *builder) insert(n *ast.InsertStmt, oc *sqlparse.OnConflict) (Plan, erro
 // assign coerces a value to a column's type with assignment semantics.
 func (b *builder) assign(e Expr, col *ColumnDesc) (Expr, error) {
 	got := e.Type()
+	if col.Type.Kind == types.Text && got.Kind != types.Unknown && got.Kind != types.Text {
+		// PostgreSQL's automatic I/O conversion casts to string types are
+		// assignment casts.
+		return &Cast{E: e, T: col.Type, Assign: true}, nil
+	}
 	if got.Kind != types.Unknown && got.Kind != col.Type.Kind && !(got.Kind.IsNumeric() && col.Type.Kind.IsNumeric()) {
 		return nil, pgerror.New(pgerror.CodeDatatypeMismatch, "column %q is of type %s but expression is of type %s", col.Name, col.Type, got).
 			WithHint("You will need to rewrite or cast the expression.")

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -336,6 +337,9 @@ func (b *builder) unary(n *ast.UnaryOperationExpr, sc *scope) (Expr, error) {
 	case opcode.Plus:
 		return b.expr(n.V, sc)
 	case opcode.Minus:
+		if v, ok := n.V.(*driver.ValueExpr); ok && v.Kind() == driver.KindUint64 && v.GetUint64() == 1<<63 {
+			return &Const{D: types.NewInt(types.Int8, math.MinInt64), T: types.TInt8}, nil
+		}
 		e, err := b.expr(n.V, sc)
 		if err != nil {
 			return nil, err

@@ -280,8 +280,21 @@ func (b *builder) cast(n *ast.FuncCallExpr, sc *scope) (Expr, error) {
 	}
 	if c, ok := e.(*Const); ok && c.T.Kind == types.Unknown {
 		// 'literal'::type is a typed literal: parse it now, so errors
-		// surface at planning as in PostgreSQL.
-		return b.coerce(e, t, "")
+		// surface at planning as in PostgreSQL. An explicit cast to
+		// varchar(n) truncates rather than failing.
+		if c.D.IsNull() {
+			return &Const{D: types.Null, T: t}, nil
+		}
+		base := t
+		base.Width = 0
+		d, err := types.ParseText(base, c.D.S)
+		if err != nil {
+			return nil, err
+		}
+		if d, err = types.Cast(d, t); err != nil {
+			return nil, err
+		}
+		return &Const{D: d, T: t}, nil
 	}
 	if p, ok := e.(*Param); ok && p.Type().Kind == types.Unknown {
 		p.Params.Types[p.N] = t

@@ -22,6 +22,9 @@ var intervalUnits = map[string]bool{
 }
 
 // rewriter holds the state of one token-level rewrite pass.
+// noLimit is the LIMIT count standing for LIMIT ALL.
+const noLimit = "18446744073709551615"
+
 type rewriter struct {
 	src string
 	out []token
@@ -32,10 +35,23 @@ type rewriter struct {
 // pass through (emit turns them into '?').
 func rewrite(src string, toks []token) ([]token, error) {
 	w := &rewriter{src: src, out: make([]token, 0, len(toks)+8)}
-	var castDepth []bool // one entry per open "(": true when it opened CAST(
+	var castDepth []bool       // one entry per open "(": true when it opened CAST(
+	limitSeen := []bool{false} // per paren depth: a LIMIT was emitted
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		switch {
+		case t.is("limit"):
+			// LIMIT ALL means no limit; TiDB has no spelling for it, so it
+			// becomes the largest count, which the planner reads as none.
+			limitSeen[len(limitSeen)-1] = true
+			w.out = append(w.out, t)
+			if i+1 < len(toks) && toks[i+1].is("all") {
+				w.out = append(w.out, synth(noLimit, toks[i+1]))
+				i++
+			}
+		case t.is("offset") && !limitSeen[len(limitSeen)-1]:
+			// PostgreSQL allows OFFSET without LIMIT; TiDB does not.
+			w.out = append(w.out, synth("limit", t), synth(noLimit, t), t)
 		case t.isOp("::"):
 			ty, next, ok := parseTypeName(toks, i+1)
 			if !ok {
@@ -51,10 +67,14 @@ func rewrite(src string, toks []token) ([]token, error) {
 			i++
 		case t.isOp("(") || t.isOp("["):
 			castDepth = append(castDepth, false)
+			limitSeen = append(limitSeen, false)
 			w.out = append(w.out, t)
 		case t.isOp(")") || t.isOp("]"):
 			if len(castDepth) > 0 {
 				castDepth = castDepth[:len(castDepth)-1]
+			}
+			if len(limitSeen) > 1 {
+				limitSeen = limitSeen[:len(limitSeen)-1]
 			}
 			w.out = append(w.out, t)
 		case t.is("as") && len(castDepth) > 0 && castDepth[len(castDepth)-1]:
