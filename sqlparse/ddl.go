@@ -4,7 +4,7 @@ package sqlparse
 // target that is not a column definition.
 var tableConstraintWords = map[string]bool{
 	"constraint": true, "primary": true, "unique": true, "foreign": true, "check": true,
-	"exclude": true, "key": true, "index": true, "fulltext": true, "like": true,
+	"exclude": true, "like": true, // PostgreSQL has no MySQL-style KEY or INDEX elements
 }
 
 // rewriteDDLTypes replaces the PostgreSQL column types of CREATE TABLE and

@@ -96,6 +96,12 @@ func rewrite(src string, toks []token) ([]token, error) {
 				i = next
 				continue
 			}
+			if tidbReserved[t.val] && w.identPosition(toks, i) {
+				// A word TiDB reserves but PostgreSQL lets users name
+				// things with (a column called "key"): quote it.
+				w.out = append(w.out, synth(quoteIdent(t.val), t))
+				continue
+			}
 			w.out = append(w.out, t)
 		default:
 			w.out = append(w.out, t)
@@ -213,4 +219,44 @@ func matchOpen(out []token, j int, open, close string) int {
 		}
 	}
 	return -1
+}
+
+// tidbReserved are words the TiDB grammar reserves that PostgreSQL accepts
+// as column and table names. In identifier position they are quoted.
+var tidbReserved = map[string]bool{
+	"key": true, "index": true, "range": true, "rank": true,
+	"row": true, "rows": true, "interval": true,
+}
+
+// identPosition reports whether the reserved word at toks[i] is used as a
+// name rather than as its keyword.
+func (w *rewriter) identPosition(toks []token, i int) bool {
+	next := func(words ...string) bool {
+		if i+1 >= len(toks) {
+			return false
+		}
+		n := toks[i+1]
+		for _, x := range words {
+			if n.is(x) || n.isOp(x) {
+				return true
+			}
+		}
+		return false
+	}
+	switch toks[i].val {
+	case "key":
+		return !w.prevIs("primary", "foreign", "unique")
+	case "index":
+		return !w.prevIs("create", "unique", "drop", "alter", "reindex")
+	case "rank", "row":
+		return !next("(") && !w.prevIs("each")
+	case "rows", "range":
+		if len(w.out) > 0 && (w.out[len(w.out)-1].kind == tkNumber || w.out[len(w.out)-1].kind == tkParam) {
+			return false // FETCH FIRST n ROWS, OFFSET n ROWS
+		}
+		return !next("between", "unbounded", "current") && !w.prevIs("first", "next", "only")
+	case "interval":
+		return i+1 >= len(toks) || (toks[i+1].kind != tkString && toks[i+1].kind != tkNumber && toks[i+1].kind != tkParam)
+	}
+	return false
 }
