@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	"io"
-	"math"
 
 	"github.com/widesql/widesql/pgwire/pgerror"
 	"github.com/widesql/widesql/planner"
@@ -156,9 +155,6 @@ func result(a planner.AggCall, st *aggState) types.Datum {
 			return types.NewFloat(float64(st.sumI) / float64(st.count))
 		}
 		return types.NewFloat(st.sumF / float64(st.count))
-	}
-	if st.val.K == types.Float8 && math.IsNaN(st.val.F) {
-		return st.val
 	}
 	return st.val
 }

@@ -38,14 +38,21 @@ func (x *executor) scan(p *planner.Scan) (operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &scanOp{p: p, env: x.env, row: make(Row, len(p.Table.Columns)), empty: empty}
+	if empty {
+		return &scanOp{p: p, empty: true}, nil
+	}
+	o := newScanOp(p, t, rs, x.env)
 	if x.stats != nil {
 		o.stats = &nodeStats{}
 		x.stats[scanStatsKey{p}] = o.stats
 	}
-	if empty {
-		return o, nil
-	}
+	return o, nil
+}
+
+// newScanOp starts reading rs from t, projecting the columns p needs plus
+// the row marker.
+func newScanOp(p *planner.Scan, t kv.Table, rs kv.RowSet, env *evalEnv) *scanOp {
+	o := &scanOp{p: p, env: env, row: make(Row, len(p.Table.Columns))}
 	opts := kv.ReadOptions{Families: p.Families, Reverse: p.Reverse, Limit: p.LimitHint}
 	opts.Columns = append(opts.Columns, kv.Column{Family: p.Table.MarkerFamily, Qualifier: planner.MarkerQualifier})
 	o.byID = make([]int, p.Table.NextColumnID)
@@ -60,7 +67,7 @@ func (x *executor) scan(p *planner.Scan) (operator, error) {
 		}
 	}
 	o.it = t.Read(context.Background(), rs, opts)
-	return o, nil
+	return o
 }
 
 // scanStatsKey keys a scan's kv figures apart from its row count.

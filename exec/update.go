@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	"errors"
-	"io"
 
 	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/pgwire/pgerror"
@@ -23,7 +22,6 @@ func (x *executor) update(ctx context.Context, p *planner.Update) (int64, error)
 	if err != nil {
 		return 0, err
 	}
-	defer op.Close()
 	w := &rowWriter{t: t, ts: x.eng.clock.now()}
 	cols := make([]int, len(p.Set))
 	keyChange := false
@@ -35,45 +33,40 @@ func (x *executor) update(ctx context.Context, p *planner.Update) (int64, error)
 	var movedRows []Row
 	oldKeys := map[string]bool{}
 	var n int64
-	for {
-		row, err := op.Next(ctx)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return 0, err
-		}
-		oldKey, err := w.key(row)
-		if err != nil {
-			return 0, err
-		}
+	err = eachRow(ctx, op, t, func(row Row, oldKey []byte) error {
 		updated := append(Row(nil), row...)
+		var err error
 		for _, s := range p.Set {
 			if updated[s.Col], err = eval(s.Expr, row, x.env); err != nil {
-				return 0, err
+				return err
 			}
 		}
 		n++
 		if !keyChange {
 			muts, err := w.cells(updated, cols, nil)
 			if err != nil {
-				return 0, err
+				return err
 			}
 			batch = append(batch, kv.RowMutation{Key: oldKey, Mutations: muts, Require: kv.RequirePresent})
-			continue
+			return nil
 		}
 		newKey, err := w.key(updated)
 		if err != nil {
-			return 0, err
+			return err
 		}
+		// DeleteRow first: the moved row never merges with stale cells.
 		muts, err := w.cells(updated, allColumns(t), []kv.Mutation{{Kind: kv.DeleteRow}})
 		if err != nil {
-			return 0, err
+			return err
 		}
 		oldKeys[string(oldKey)] = true
 		batch = append(batch, kv.RowMutation{Key: oldKey, Mutations: []kv.Mutation{{Kind: kv.DeleteRow}}, Require: kv.RequirePresent})
 		moved = append(moved, kv.RowMutation{Key: newKey, Mutations: muts})
 		movedRows = append(movedRows, updated)
+		return nil
+	})
+	if err != nil {
+		return 0, err
 	}
 	if len(moved) > 0 {
 		if err := x.checkMoves(ctx, t, kvt, moved, movedRows, oldKeys); err != nil {
@@ -129,22 +122,13 @@ func (x *executor) delete(ctx context.Context, p *planner.Delete) (int64, error)
 	if err != nil {
 		return 0, err
 	}
-	defer op.Close()
-	w := &rowWriter{t: p.Table}
 	var batch []kv.RowMutation
-	for {
-		row, err := op.Next(ctx)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return 0, err
-		}
-		key, err := w.key(row)
-		if err != nil {
-			return 0, err
-		}
+	err = eachRow(ctx, op, p.Table, func(_ Row, key []byte) error {
 		batch = append(batch, kv.RowMutation{Key: key, Mutations: []kv.Mutation{{Kind: kv.DeleteRow}}})
+		return nil
+	})
+	if err != nil {
+		return 0, err
 	}
 	if len(batch) == 0 {
 		return 0, nil

@@ -266,42 +266,43 @@ func (x *executor) upsert(ctx context.Context, p *planner.Insert, kvt kv.Table, 
 
 // readRows point-reads whole rows by key.
 func (x *executor) readRows(ctx context.Context, t *planner.TableDesc, kvt kv.Table, keys [][]byte, which []int) (map[string]Row, error) {
+	out := map[string]Row{}
+	if len(which) == 0 {
+		return out, nil
+	}
 	scan := &planner.Scan{Table: t, Access: planner.Access{Kind: planner.MultiGet}, Needed: allColumns(t)}
 	for _, f := range t.Families {
 		scan.Families = append(scan.Families, f.Name)
 	}
-	out := map[string]Row{}
-	rs := kv.RowSet{}
+	var rs kv.RowSet
 	for _, i := range which {
 		rs.Keys = append(rs.Keys, keys[i])
 	}
-	if len(rs.Keys) == 0 {
-		return out, nil
-	}
-	op := &scanOp{p: scan, env: x.env, row: make(Row, len(t.Columns))}
-	op.byID = make([]int, t.NextColumnID)
-	for i := range op.byID {
-		op.byID[i] = -1
-	}
-	for i := range t.Columns {
-		if !t.Columns[i].IsKey() {
-			op.byID[t.Columns[i].ID] = i
-		}
-	}
-	op.it = kvt.Read(ctx, rs, kv.ReadOptions{Families: scan.Families})
+	err := eachRow(ctx, newScanOp(scan, kvt, rs, x.env), t, func(row Row, key []byte) error {
+		out[string(key)] = append(Row(nil), row...)
+		return nil
+	})
+	return out, err
+}
+
+// eachRow drains op, calling fn with each row and its rowkey, and closes op.
+func eachRow(ctx context.Context, op operator, t *planner.TableDesc, fn func(row Row, key []byte) error) error {
 	defer op.Close()
+	w := &rowWriter{t: t}
 	for {
 		row, err := op.Next(ctx)
 		if err == io.EOF {
-			return out, nil
+			return nil
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
-		key, err := (&rowWriter{t: t}).key(row)
+		key, err := w.key(row)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out[string(key)] = append(Row(nil), row...)
+		if err := fn(row, key); err != nil {
+			return err
+		}
 	}
 }

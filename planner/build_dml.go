@@ -229,11 +229,7 @@ func (b *builder) update(n *ast.UpdateStmt) (Plan, error) {
 	if n.MultipleTable || n.Order != nil || n.Limit != nil {
 		return nil, pgerror.Unimplemented("UPDATE with several tables, ORDER BY or LIMIT")
 	}
-	sc, err := b.singleTable(n.TableRefs)
-	if err != nil {
-		return nil, err
-	}
-	scan, err := b.scanOf(sc, n.Where)
+	sc, scan, used, err := b.dmlScan(n.TableRefs, n.Where)
 	if err != nil {
 		return nil, err
 	}
@@ -241,8 +237,6 @@ func (b *builder) update(n *ast.UpdateStmt) (Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	used := map[int]bool{}
-	usedColumns(used, len(sc.table.Columns), scan.Filter)
 	keyChange := false
 	for _, s := range set {
 		usedColumns(used, len(sc.table.Columns), s.Expr)
@@ -262,16 +256,27 @@ func (b *builder) delete(n *ast.DeleteStmt) (Plan, error) {
 	if n.IsMultiTable || n.Order != nil || n.Limit != nil {
 		return nil, pgerror.Unimplemented("DELETE with several tables, ORDER BY or LIMIT")
 	}
-	sc, err := b.singleTable(n.TableRefs)
+	sc, scan, used, err := b.dmlScan(n.TableRefs, n.Where)
 	if err != nil {
 		return nil, err
 	}
-	scan, err := b.scanOf(sc, n.Where)
+	finishScan(scan, used)
+	return &Delete{Table: sc.table, Scan: scan}, nil
+}
+
+// dmlScan resolves the table of an UPDATE or DELETE and plans the scan of
+// its WHERE clause exactly like a SELECT's. used holds the columns the
+// remaining filter reads; the caller adds its own and calls finishScan.
+func (b *builder) dmlScan(refs *ast.TableRefsClause, where ast.ExprNode) (*scope, *Scan, map[int]bool, error) {
+	sc, err := b.singleTable(refs)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
+	}
+	scan, err := b.scanOf(sc, where)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	used := map[int]bool{}
 	usedColumns(used, len(sc.table.Columns), scan.Filter)
-	finishScan(scan, used)
-	return &Delete{Table: sc.table, Scan: scan}, nil
+	return sc, scan, used, nil
 }
