@@ -163,6 +163,9 @@ type Family struct {
 	MaxVersions int
 	// TTL drops cells older than this; 0 keeps them forever.
 	TTL time.Duration
+	// Compression of the family's data blocks on disk: "" (none),
+	// "snappy" or "zstd". Engines without files ignore it.
+	Compression string
 }
 
 // TableSpec describes a table at creation.
