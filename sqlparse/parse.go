@@ -3,6 +3,7 @@ package sqlparse
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -44,8 +45,8 @@ func Parse(sql string) ([]Statement, error) {
 		}
 		if i > start {
 			if p == nil {
-				p = parser.New()
-				p.SetSQLMode(sqlMode)
+				p = parserPool.Get().(*parser.Parser)
+				defer parserPool.Put(p)
 			}
 			st, err := parseOne(p, sql, toks[start:i])
 			if err != nil {
@@ -57,6 +58,15 @@ func Parse(sql string) ([]Statement, error) {
 	}
 	return stmts, nil
 }
+
+// parserPool reuses TiDB parsers: building one costs more than parsing a
+// short statement. A parser is used by one goroutine at a time, and the
+// ASTs it returns do not reference it.
+var parserPool = sync.Pool{New: func() any {
+	p := parser.New()
+	p.SetSQLMode(sqlMode)
+	return p
+}}
 
 // parseOne parses the tokens of one statement (no ';').
 func parseOne(p *parser.Parser, src string, toks []token) (Statement, error) {
