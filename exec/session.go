@@ -132,6 +132,9 @@ func (s *Session) fail(err error) error {
 	return err
 }
 
+// StatementFailed implements pgwire.Session.
+func (s *Session) StatementFailed() { _ = s.fail(errAborted()) }
+
 // TxnStatus implements pgwire.Session.
 func (s *Session) TxnStatus() byte { return s.txn }
 

@@ -268,6 +268,7 @@ func (c *conn) sendError(err error) {
 	} else {
 		c.log.Debug("pgwire: statement error", "pid", c.pid, "code", e.Code, "err", err)
 	}
+	c.guard(func() { c.sess.StatementFailed() })
 	c.sendNotices()
 	c.send(errorResponse(e))
 }

@@ -32,6 +32,10 @@ type Session interface {
 	TakeParameterChanges() []Param
 	// TakeNotices returns notices raised since the last call.
 	TakeNotices() []Notice
+	// StatementFailed tells the session an ErrorResponse was sent, whoever
+	// raised it (pgwire raises 26000, 34000, 42P05, 08P01 itself): inside a
+	// transaction block the block is now failed ('E'), as in PostgreSQL.
+	StatementFailed()
 	// Close ends the session, rolling back an open transaction.
 	Close()
 }

@@ -98,7 +98,12 @@ func (s *fixtureSession) TxnStatus() byte               { return s.status }
 func (s *fixtureSession) ParameterStatus() []Param      { return startupParams }
 func (s *fixtureSession) TakeParameterChanges() []Param { c := s.changes; s.changes = nil; return c }
 func (s *fixtureSession) TakeNotices() []Notice         { n := s.notices; s.notices = nil; return n }
-func (s *fixtureSession) Close()                        {}
+func (s *fixtureSession) StatementFailed() {
+	if s.status == 'T' {
+		s.status = 'E'
+	}
+}
+func (s *fixtureSession) Close() {}
 
 var startupParams = []Param{
 	{"client_encoding", "UTF8"},

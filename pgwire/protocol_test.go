@@ -150,7 +150,7 @@ var protocolScripts = []struct {
 	}},
 	{"duplicate named portal", []step{
 		{msgs(query("begin")), "CommandComplete(BEGIN) ReadyForQuery(T)"},
-		{msgs(parse("t", "select 1"), bind("p", "t"), bind("p", "t"), syncMsg), "ParseComplete BindComplete ErrorResponse(42P03) ReadyForQuery(T)"},
+		{msgs(parse("t", "select 1"), bind("p", "t"), bind("p", "t"), syncMsg), "ParseComplete BindComplete ErrorResponse(42P03) ReadyForQuery(E)"},
 	}},
 	{"unexpected messages", []step{
 		{msgs(&pgproto3.PasswordMessage{Password: "x"}), "ErrorResponse(08P01) ReadyForQuery(I)"},

@@ -433,3 +433,18 @@ func TestExplainAnalyze(t *testing.T) {
 		}
 	}
 }
+
+// TestProtocolErrorAbortsTransaction: an error the wire layer raises itself
+// (an unknown portal) fails an open transaction block like any other error,
+// until ROLLBACK.
+func TestProtocolErrorAbortsTransaction(t *testing.T) {
+	w := dialWire(t, newTarget(t))
+	w.simple("BEGIN")
+	w.send(&pgproto3.Execute{Portal: "nope"}, &pgproto3.Sync{})
+	expectTrace(t, "unknown portal in a block", w.untilReady(), "ErrorResponse 34000", "ReadyForQuery E")
+	w.send(&pgproto3.Query{String: "SELECT 1"})
+	expectTrace(t, "statement in a failed block", w.untilReady(), "ErrorResponse 25P02", "ReadyForQuery E")
+	w.send(&pgproto3.Query{String: "ROLLBACK"})
+	expectTrace(t, "rollback", w.untilReady(), "CommandComplete ROLLBACK", "ReadyForQuery I")
+	expectUsable(t, w, "after rollback")
+}
