@@ -1,0 +1,73 @@
+// Package wal is the engine's write-ahead log: every batch is appended here,
+// and made durable, before it is applied to the memtable, so that a crash
+// loses nothing that was acknowledged.
+//
+// # Files
+//
+// The log is a sequence of segment files in one directory, named
+//
+//	wal-%016d.log        e.g. wal-0000000000000007.log
+//
+// after a segment number the engine picks (strictly increasing; normally
+// the file number recorded in its manifest). The engine rotates to a new
+// segment when the memtable is flushed, and deletes segments whose data is
+// in sstables with RemoveBefore.
+//
+// # Record framing
+//
+// A segment is a sequence of frames with no header, padding or trailer:
+//
+//	+-----------+-----------+----------------------+
+//	| crc (4 B) | len (4 B) | payload (len bytes)  |  frame 0
+//	+-----------+-----------+----------------------+
+//	| crc (4 B) | len (4 B) | payload (len bytes)  |  frame 1
+//	+-----------+-----------+----------------------+
+//	| ...                                          |
+//
+//	crc = CRC-32C (Castagnoli) of len and payload, i.e. of bytes [4, 8+len)
+//	      of the frame, little-endian
+//	len = payload length in bytes, little-endian uint32, at most
+//	      MaxRecordSize (256 MiB); a larger len is corruption
+//
+// An empty payload is a valid record. The checksum covers len, so a flipped
+// length is caught, and a run of zero bytes never checksums.
+//
+// # Writing: group commit
+//
+// One Writer appends to the current segment. AppendAsync frames the record
+// and writes it with one write(2) under the writer's lock, so records are in
+// the file in the order AppendAsync was called. The returned wait function
+// blocks until a sync covering the record has completed: the first waiter
+// that finds no sync in flight becomes the syncer, fsyncs everything written
+// so far, and wakes the others; those whose record was covered return, the
+// rest start the next sync. Under load one fsync thus acknowledges every
+// record written while the previous fsync ran. Append is AppendAsync
+// followed by wait.
+//
+// A failed write or sync fails the writer for good: that append and every
+// later one return an error wrapping the failure. After a failed fsync the
+// state of the written data is unknown (the kernel may have dropped it), so
+// nothing written after the last successful sync is ever acknowledged.
+//
+// With Options.NoSync, an append is acknowledged once written to the OS:
+// it survives a process crash but not a power loss. Rotate and Close still
+// sync.
+//
+// Each new segment's directory entry is made durable (SyncDir) before the
+// segment is used, so a synced record is never lost with its file's name.
+//
+// # Recovery
+//
+// Replay reads the segments in order. A crash can leave the last segment
+// with a torn tail: a partial frame, zeroed bytes or a frame whose checksum
+// fails, written but never synced. Replay stops there and returns the
+// offset where valid data ends. Damage that cannot come from an unsynced
+// tail is reported as *CorruptionError: a bad frame followed by a valid
+// one, or a bad frame in a segment that is not the last.
+//
+// Because of that rule, a torn tail must not stay in a segment that stops
+// being the last: after Replay reports lastValid short of the last segment's
+// size, cut it with TruncateSegment (or make the segment obsolete) before
+// creating the next segment. Likewise, never append to a replayed segment;
+// always Create a new one.
+package wal
