@@ -1,0 +1,269 @@
+package sstable
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+)
+
+var (
+	errBadRestarts = errors.New("malformed restart array")
+	errBadEntry    = errors.New("malformed block entry")
+)
+
+// blockIter is a cursor over one block written by blockWriter. It never
+// panics on malformed input: it stops and reports errBadRestarts or
+// errBadEntry from err.
+//
+// key and val alias the block, keyBuf or prevKeys; they are valid until
+// the next positioning call. The block must not be modified while the
+// iterator uses it.
+type blockIter struct {
+	data        []byte
+	restartsOff int // end of the entries, start of the restart array
+	numRestarts int
+
+	offset     int // current entry
+	nextOffset int // entry after the current one
+	key        []byte
+	keyInBuf   bool // key aliases keyBuf (else the block or prevKeys)
+	keyBuf     []byte
+	val        []byte
+	valid      bool
+	err        error
+
+	// prevCache holds the entries of the current restart run decoded by
+	// the last prev, so that successive prevs cost O(1) each.
+	prevCache []prevEntry
+	prevKeys  []byte
+}
+
+type prevEntry struct {
+	offset, nextOffset int
+	keyEnd             int // key is prevKeys[previous keyEnd:keyEnd]
+	valOff, valEnd     int
+}
+
+// init positions the iterator on a new block, unpositioned. It returns
+// errBadRestarts if the restart array is malformed.
+func (i *blockIter) init(data []byte) error {
+	*i = blockIter{keyBuf: i.keyBuf[:0], prevCache: i.prevCache[:0], prevKeys: i.prevKeys[:0]}
+	if len(data) < 4 {
+		return i.fail(errBadRestarts)
+	}
+	n := uint64(binary.LittleEndian.Uint32(data[len(data)-4:]))
+	if n*4+4 > uint64(len(data)) {
+		return i.fail(errBadRestarts)
+	}
+	i.data = data
+	i.numRestarts = int(n)
+	i.restartsOff = len(data) - 4 - 4*int(n)
+	if n == 0 && i.restartsOff != 0 {
+		return i.fail(errBadRestarts)
+	}
+	return nil
+}
+
+func (i *blockIter) fail(err error) error {
+	i.valid = false
+	if i.err == nil {
+		i.err = err
+	}
+	return err
+}
+
+// restart returns the offset of restart point r, or -1 if it is corrupt.
+func (i *blockIter) restart(r int) int {
+	off := int(binary.LittleEndian.Uint32(i.data[i.restartsOff+4*r:]))
+	if off >= i.restartsOff {
+		i.fail(errBadRestarts)
+		return -1
+	}
+	return off
+}
+
+func uvarint(d []byte) (uint64, int) {
+	if len(d) > 0 && d[0] < 0x80 {
+		return uint64(d[0]), 1
+	}
+	return binary.Uvarint(d)
+}
+
+// decodeAt decodes the entry at off, which must be < restartsOff. The
+// shared prefix comes from the current key, so off must be a restart
+// point or the entry after the current one.
+func (i *blockIter) decodeAt(off int) bool {
+	d := i.data[off:i.restartsOff]
+	shared, n1 := uvarint(d)
+	if n1 <= 0 {
+		return i.fail(errBadEntry) == nil
+	}
+	unshared, n2 := uvarint(d[n1:])
+	if n2 <= 0 {
+		return i.fail(errBadEntry) == nil
+	}
+	vlen, n3 := uvarint(d[n1+n2:])
+	p := n1 + n2 + n3
+	if n3 <= 0 || shared > uint64(len(i.key)) || unshared > uint64(len(d)-p) || vlen > uint64(len(d)-p)-unshared {
+		return i.fail(errBadEntry) == nil
+	}
+	k := d[p : p+int(unshared)]
+	if shared == 0 {
+		i.key, i.keyInBuf = k, false
+	} else {
+		if !i.keyInBuf {
+			i.keyBuf = append(i.keyBuf[:0], i.key[:shared]...)
+		}
+		i.keyBuf = append(i.keyBuf[:shared], k...)
+		i.key, i.keyInBuf = i.keyBuf, true
+	}
+	p += int(unshared)
+	i.val = d[p : p+int(vlen) : p+int(vlen)]
+	i.offset = off
+	i.nextOffset = off + p + int(vlen)
+	i.valid = true
+	return true
+}
+
+// seekRestart decodes the entry at restart point r.
+func (i *blockIter) seekRestart(r int) bool {
+	off := i.restart(r)
+	if off < 0 {
+		return false
+	}
+	i.key = nil // a restart entry must not share a prefix
+	return i.decodeAt(off)
+}
+
+// restartKey returns the full key stored at restart point r (in place),
+// or nil and false if it is malformed.
+func (i *blockIter) restartKey(r int) ([]byte, bool) {
+	off := i.restart(r)
+	if off < 0 {
+		return nil, false
+	}
+	d := i.data[off:i.restartsOff]
+	shared, n1 := uvarint(d)
+	unshared, n2 := uvarint(d[max(n1, 0):])
+	_, n3 := uvarint(d[max(n1, 0)+max(n2, 0):])
+	p := n1 + n2 + n3
+	if n1 <= 0 || n2 <= 0 || n3 <= 0 || shared != 0 || unshared > uint64(len(d)-p) {
+		i.fail(errBadEntry)
+		return nil, false
+	}
+	return d[p : p+int(unshared)], true
+}
+
+// searchRestarts returns the number of restart points whose key is below
+// target, i.e. the index of the first restart key >= target.
+func (i *blockIter) searchRestarts(target []byte) (int, bool) {
+	lo, hi := 0, i.numRestarts
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		k, ok := i.restartKey(mid)
+		if !ok {
+			return 0, false
+		}
+		if bytes.Compare(k, target) < 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo, true
+}
+
+func (i *blockIter) first() bool {
+	i.valid = false
+	if i.err != nil || i.numRestarts == 0 {
+		return false
+	}
+	return i.seekRestart(0)
+}
+
+func (i *blockIter) last() bool {
+	i.valid = false
+	if i.err != nil || i.numRestarts == 0 || !i.seekRestart(i.numRestarts-1) {
+		return false
+	}
+	for i.nextOffset < i.restartsOff {
+		if !i.decodeAt(i.nextOffset) {
+			return false
+		}
+	}
+	return true
+}
+
+func (i *blockIter) next() bool {
+	if !i.valid {
+		return false
+	}
+	if i.nextOffset >= i.restartsOff {
+		i.valid = false
+		return false
+	}
+	return i.decodeAt(i.nextOffset)
+}
+
+// seekGE positions at the first entry >= target.
+func (i *blockIter) seekGE(target []byte) bool {
+	i.valid = false
+	if i.err != nil || i.numRestarts == 0 {
+		return false
+	}
+	r, ok := i.searchRestarts(target)
+	if !ok || !i.seekRestart(max(r-1, 0)) {
+		return false
+	}
+	for bytes.Compare(i.key, target) < 0 {
+		if !i.next() {
+			return false
+		}
+	}
+	return true
+}
+
+// seekLT positions at the last entry < target.
+func (i *blockIter) seekLT(target []byte) bool {
+	i.valid = false
+	if i.err != nil || i.numRestarts == 0 {
+		return false
+	}
+	r, ok := i.searchRestarts(target)
+	if !ok || r == 0 || !i.seekRestart(r-1) {
+		return false
+	}
+	// Entries from restart r on are >= target; stop before them.
+	limit := i.restartsOff
+	if r < i.numRestarts {
+		if limit = i.restart(r); limit < 0 {
+			return false
+		}
+	}
+	for i.nextOffset < limit {
+		prev := i.offset
+		if !i.decodeAt(i.nextOffset) {
+			return false
+		}
+		if bytes.Compare(i.key, target) >= 0 {
+			return i.scanTo(r-1, prev)
+		}
+	}
+	return true
+}
+
+// scanTo decodes forward from restart point r to the entry at off.
+func (i *blockIter) scanTo(r, off int) bool {
+	if !i.seekRestart(r) {
+		return false
+	}
+	for i.offset < off {
+		if !i.next() {
+			return i.fail(errBadEntry) == nil
+		}
+	}
+	if i.offset != off {
+		return i.fail(errBadEntry) == nil
+	}
+	return true
+}

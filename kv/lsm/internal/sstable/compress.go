@@ -1,0 +1,125 @@
+package sstable
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sync"
+
+	"github.com/klauspost/compress/s2"
+	"github.com/klauspost/compress/zstd"
+)
+
+// Compression selects how a Writer compresses blocks. The value is also
+// the type byte in each block trailer.
+type Compression uint8
+
+// Compression types.
+const (
+	NoCompression Compression = iota
+	// Snappy is the snappy block format (written by s2 in its
+	// snappy-compatible mode).
+	Snappy
+	// Zstd is a zstd frame at the default level, preceded by the uvarint
+	// uncompressed length.
+	Zstd
+)
+
+// String returns the name accepted by CompressionByName.
+func (c Compression) String() string {
+	switch c {
+	case NoCompression:
+		return "none"
+	case Snappy:
+		return "snappy"
+	case Zstd:
+		return "zstd"
+	}
+	return fmt.Sprintf("compression(%d)", uint8(c))
+}
+
+// CompressionByName maps "", "none", "snappy" and "zstd" to a Compression.
+func CompressionByName(s string) (Compression, error) {
+	switch s {
+	case "", "none":
+		return NoCompression, nil
+	case "snappy":
+		return Snappy, nil
+	case "zstd":
+		return Zstd, nil
+	}
+	return 0, fmt.Errorf("sstable: unknown compression %q", s)
+}
+
+// zstd encoders and decoders are expensive to build and safe for
+// concurrent EncodeAll/DecodeAll, so one of each is shared, built lazily.
+var (
+	zstdEncoder = sync.OnceValue(func() *zstd.Encoder {
+		e, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithLowerEncoderMem(true))
+		if err != nil {
+			panic(err) // only invalid options fail
+		}
+		return e
+	})
+	zstdDecoder = sync.OnceValue(func() *zstd.Decoder {
+		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecodeAllCapLimit(true))
+		if err != nil {
+			panic(err)
+		}
+		return d
+	})
+)
+
+// compressBlock compresses raw into *buf (reusing and updating its
+// capacity) and returns the bytes to store with the type actually used:
+// NoCompression and raw itself when c is NoCompression or compression
+// saves less than 1/8 of the block.
+func compressBlock(c Compression, raw []byte, buf *[]byte) ([]byte, Compression) {
+	dst := *buf
+	defer func() { *buf = dst[:0] }()
+	switch c {
+	case Snappy:
+		dst = s2.EncodeSnappy(dst[:cap(dst)], raw)
+	case Zstd:
+		dst = binary.AppendUvarint(dst[:0], uint64(len(raw)))
+		dst = zstdEncoder().EncodeAll(raw, dst)
+	default:
+		return raw, NoCompression
+	}
+	if len(dst) > len(raw)-len(raw)/8 {
+		return raw, NoCompression
+	}
+	return dst, c
+}
+
+// decompressBlock returns the uncompressed form of a stored block of type
+// typ. For NoCompression it returns stored itself; otherwise a new slice
+// that the caller owns. The error is a reason for a CorruptionError.
+func decompressBlock(typ byte, stored []byte) ([]byte, error) {
+	switch Compression(typ) {
+	case NoCompression:
+		return stored, nil
+	case Snappy:
+		n, err := s2.DecodedLen(stored)
+		if err != nil {
+			return nil, err
+		}
+		if n > maxBlockLen {
+			return nil, fmt.Errorf("snappy block claims %d bytes", n)
+		}
+		return s2.Decode(make([]byte, n), stored)
+	case Zstd:
+		n, k := binary.Uvarint(stored)
+		if k <= 0 || n > maxBlockLen {
+			return nil, fmt.Errorf("bad zstd block length")
+		}
+		out, err := zstdDecoder().DecodeAll(stored[k:], make([]byte, 0, n))
+		if err != nil {
+			return nil, err
+		}
+		if uint64(len(out)) != n {
+			return nil, fmt.Errorf("zstd block decoded to %d bytes, want %d", len(out), n)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("unknown compression type %d", typ)
+}

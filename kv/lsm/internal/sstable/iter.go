@@ -1,0 +1,234 @@
+package sstable
+
+import "sync"
+
+// Iter is a cursor over the entries of a Reader, in key order. It is not
+// safe for concurrent use. Positioning calls (First, Last, SeekGE, SeekLT,
+// Next, Prev) return whether the iterator is positioned on an entry.
+//
+// Key and Value return slices into the iterator's buffers or a shared
+// cached block: they are valid until the next positioning call or Close
+// and must not be modified; callers copy what they keep.
+//
+// Once an error stops the iterator (Err non-nil) it stays invalid.
+type Iter struct {
+	r     *Reader
+	index blockIter
+	data  blockIter
+
+	dataOff    uint64 // offset of the loaded data block
+	dataLoaded bool
+	err        error
+}
+
+var iterPool = sync.Pool{New: func() any { return new(Iter) }}
+
+// NewIter returns an unpositioned iterator. It must be closed before the
+// Reader is. Iterators are recycled: do not use one after Close.
+func (r *Reader) NewIter() *Iter {
+	it := iterPool.Get().(*Iter)
+	it.r = r
+	it.dataLoaded = false
+	it.err = nil
+	if err := it.index.init(r.index); err != nil {
+		it.err = r.corrupt(r.indexOff, "index: "+err.Error())
+	}
+	it.data.valid, it.data.err = false, nil
+	r.iters.Add(1)
+	return it
+}
+
+// Valid reports whether the iterator is positioned on an entry.
+func (it *Iter) Valid() bool { return it.err == nil && it.data.valid }
+
+// Key returns the current key (see the Iter doc for its lifetime).
+func (it *Iter) Key() []byte { return it.data.key }
+
+// Value returns the current value (see the Iter doc for its lifetime).
+func (it *Iter) Value() []byte { return it.data.val }
+
+// Err returns the *CorruptionError or I/O error that stopped the
+// iterator, or nil.
+func (it *Iter) Err() error { return it.err }
+
+// Close releases the iterator and returns Err. The iterator must not be
+// used afterwards.
+func (it *Iter) Close() error {
+	if it.r == nil {
+		return nil
+	}
+	err := it.err
+	it.r.iters.Add(-1)
+	it.r = nil
+	it.err = nil
+	// Drop references to blocks so pooled iterators pin no memory.
+	it.data.data, it.data.key, it.data.val, it.index.data = nil, nil, nil, nil
+	iterPool.Put(it)
+	return err
+}
+
+// First positions at the first entry.
+func (it *Iter) First() bool {
+	if it.err != nil {
+		return false
+	}
+	if !it.index.first() {
+		return it.indexDone()
+	}
+	if it.load() && it.data.first() {
+		return true
+	}
+	return it.skipForward()
+}
+
+// Last positions at the last entry.
+func (it *Iter) Last() bool {
+	if it.err != nil {
+		return false
+	}
+	if !it.index.last() {
+		return it.indexDone()
+	}
+	if it.load() && it.data.last() {
+		return true
+	}
+	return it.skipBackward()
+}
+
+// SeekGE positions at the first entry whose key is >= key.
+func (it *Iter) SeekGE(key []byte) bool {
+	if it.err != nil {
+		return false
+	}
+	// Index keys separate blocks: the first >= key names the only block
+	// that can hold the answer, or the answer is the next block's first.
+	if !it.index.seekGE(key) {
+		return it.indexDone()
+	}
+	if it.load() && it.data.seekGE(key) {
+		return true
+	}
+	return it.skipForward()
+}
+
+// SeekLT positions at the last entry whose key is < key.
+func (it *Iter) SeekLT(key []byte) bool {
+	if it.err != nil {
+		return false
+	}
+	if !it.index.seekGE(key) {
+		// key is above every separator: the answer is the last entry.
+		if it.index.err != nil || !it.index.last() {
+			return it.indexDone()
+		}
+		if it.load() && it.data.last() {
+			return true
+		}
+		return it.skipBackward()
+	}
+	if it.load() && it.data.seekLT(key) {
+		return true
+	}
+	return it.skipBackward()
+}
+
+// Next moves to the next entry. It returns false at the end or if the
+// iterator is not valid.
+func (it *Iter) Next() bool {
+	if !it.Valid() {
+		return false
+	}
+	if it.data.next() {
+		return true
+	}
+	return it.skipForward()
+}
+
+// Prev moves to the previous entry. It returns false at the start or if
+// the iterator is not valid.
+func (it *Iter) Prev() bool {
+	if !it.Valid() {
+		return false
+	}
+	if it.data.prev() {
+		return true
+	}
+	return it.skipBackward()
+}
+
+// load makes the block named by the current index entry the data block.
+func (it *Iter) load() bool {
+	h, ok := decodeHandleVarint(it.index.val)
+	if !ok {
+		it.err = it.r.corrupt(it.r.indexOff, "index: bad block handle")
+		it.data.valid = false
+		return false
+	}
+	if it.dataLoaded && h.Offset == it.dataOff {
+		return true
+	}
+	it.dataLoaded = false
+	block, err := it.r.readBlock(h, true)
+	if err != nil {
+		it.err = err
+		it.data.valid = false
+		return false
+	}
+	it.dataOff, it.dataLoaded = h.Offset, true
+	if err := it.data.init(block); err != nil {
+		it.err = it.r.corrupt(int64(h.Offset), err.Error())
+		return false
+	}
+	return true
+}
+
+// skipForward moves to the first entry of the next non-empty block after
+// the data iterator ran off its block's end.
+func (it *Iter) skipForward() bool {
+	for {
+		if it.err != nil || it.dataErr() {
+			return false
+		}
+		if !it.index.next() {
+			return it.indexDone()
+		}
+		if it.load() && it.data.first() {
+			return true
+		}
+	}
+}
+
+// skipBackward moves to the last entry of the previous non-empty block.
+func (it *Iter) skipBackward() bool {
+	for {
+		if it.err != nil || it.dataErr() {
+			return false
+		}
+		if !it.index.prev() {
+			return it.indexDone()
+		}
+		if it.load() && it.data.last() {
+			return true
+		}
+	}
+}
+
+// dataErr turns a data block decoding error into it.err.
+func (it *Iter) dataErr() bool {
+	if it.data.err == nil {
+		return false
+	}
+	it.err = it.r.corrupt(int64(it.dataOff), it.data.err.Error())
+	it.data.valid = false
+	return true
+}
+
+// indexDone ends positioning when the index iterator is exhausted or
+// failed.
+func (it *Iter) indexDone() bool {
+	it.data.valid = false
+	if it.index.err != nil {
+		it.err = it.r.corrupt(it.r.indexOff, "index: "+it.index.err.Error())
+	}
+	return false
+}

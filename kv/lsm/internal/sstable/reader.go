@@ -1,0 +1,197 @@
+package sstable
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"github.com/widesql/widesql/kv/lsm/internal/vfs"
+)
+
+// Reader reads one sstable. It is safe for concurrent use: any number of
+// goroutines may create and use their own iterators.
+type Reader struct {
+	f         vfs.File
+	name      string
+	fileNum   uint64
+	cache     *Cache
+	footerOff uint64 // blocks end at or before this offset
+	index     []byte // uncompressed index block
+	indexOff  int64
+	bloom     []byte // bloom block; empty when the file has none
+	meta      Meta
+	iters     atomic.Int64 // open iterators
+}
+
+// Open reads and verifies the footer, index, bloom and properties blocks
+// of f. fileNum must identify the file uniquely for the life of cache
+// (which may be nil); name is used in errors. On success the Reader owns
+// f and Close closes it; on error f is left open for the caller.
+// Malformed bytes yield a *CorruptionError.
+func Open(f vfs.File, name string, fileNum uint64, cache *Cache) (*Reader, error) {
+	r := &Reader{f: f, name: name, fileNum: fileNum, cache: cache}
+	size, err := f.Size()
+	if err != nil {
+		return nil, fmt.Errorf("sstable: %s: %w", name, err)
+	}
+	if size < footerLen {
+		return nil, r.corrupt(0, fmt.Sprintf("file of %d bytes is shorter than the footer", size))
+	}
+	r.footerOff = uint64(size - footerLen)
+	buf := make([]byte, footerLen)
+	if err := r.readFull(buf, r.footerOff); err != nil {
+		return nil, err
+	}
+	ft, reason := decodeFooter(buf)
+	if reason != "" {
+		return nil, r.corrupt(int64(r.footerOff), reason)
+	}
+	if r.index, err = r.readBlock(ft.index, false); err != nil {
+		return nil, err
+	}
+	r.indexOff = int64(ft.index.Offset)
+	if r.bloom, err = r.readBlock(ft.bloom, false); err != nil {
+		return nil, err
+	}
+	pb, err := r.readBlock(ft.props, false)
+	if err != nil {
+		return nil, err
+	}
+	props, err := decodeProperties(pb)
+	if err != nil {
+		return nil, r.corrupt(int64(ft.props.Offset), "properties: "+err.Error())
+	}
+	r.meta = props.meta
+	r.meta.Size = size
+	if err := r.checkIndex(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// checkIndex verifies that every index entry decodes to a handle inside
+// the file, so iterators need not re-check.
+func (r *Reader) checkIndex() error {
+	var it blockIter
+	if err := it.init(r.index); err != nil {
+		return r.corrupt(r.indexOff, "index: "+err.Error())
+	}
+	for ok := it.first(); ok; ok = it.next() {
+		h, ok := decodeHandleVarint(it.val)
+		if !ok || !r.inBounds(h) {
+			return r.corrupt(r.indexOff, "index: bad block handle")
+		}
+	}
+	if it.err != nil {
+		return r.corrupt(r.indexOff, "index: "+it.err.Error())
+	}
+	return nil
+}
+
+func (r *Reader) corrupt(off int64, reason string) error {
+	return &CorruptionError{File: r.name, Offset: off, Reason: reason}
+}
+
+func (r *Reader) inBounds(h blockHandle) bool {
+	return h.Offset <= r.footerOff && h.Length <= r.footerOff-h.Offset &&
+		trailerLen <= r.footerOff-h.Offset-h.Length
+}
+
+// readFull reads len(buf) bytes at off; a short read is corruption (the
+// file is truncated), other failures are I/O errors.
+func (r *Reader) readFull(buf []byte, off uint64) error {
+	n, err := r.f.ReadAt(buf, int64(off))
+	if n == len(buf) {
+		return nil
+	}
+	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return r.corrupt(int64(off), "short read: file truncated")
+	}
+	return fmt.Errorf("sstable: reading %s at %d: %w", r.name, off, err)
+}
+
+// readBufs recycles the buffers compressed blocks are read into.
+var readBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// readBlock returns the uncompressed contents of the block at h, verified
+// against its checksum. With useCache it consults and fills the cache;
+// the result is then shared and must not be modified.
+func (r *Reader) readBlock(h blockHandle, useCache bool) ([]byte, error) {
+	useCache = useCache && r.cache != nil
+	if useCache {
+		if b := r.cache.get(r.fileNum, h.Offset); b != nil {
+			return b, nil
+		}
+	}
+	if !r.inBounds(h) {
+		return nil, r.corrupt(int64(h.Offset), "block handle out of range")
+	}
+	n := int(h.Length) + trailerLen
+	if h.Length > maxBlockLen {
+		return nil, r.corrupt(int64(h.Offset), "block too large")
+	}
+	// Read into a pooled buffer; uncompressed blocks keep it.
+	pb := readBufs.Get().(*[]byte)
+	buf := *pb
+	if cap(buf) < n {
+		buf = make([]byte, n)
+	}
+	buf = buf[:n]
+	block, err := r.verify(buf, h)
+	if len(block) > 0 && &block[0] == &buf[0] {
+		*pb = nil // the block keeps buf
+	} else {
+		*pb = buf[:0]
+	}
+	readBufs.Put(pb)
+	if err != nil {
+		return nil, err
+	}
+	if useCache {
+		r.cache.set(r.fileNum, h.Offset, block)
+	}
+	return block, nil
+}
+
+// verify reads the block at h into buf, checks its trailer and returns it
+// uncompressed.
+func (r *Reader) verify(buf []byte, h blockHandle) ([]byte, error) {
+	if err := r.readFull(buf, h.Offset); err != nil {
+		return nil, err
+	}
+	stored, typ := buf[:h.Length:h.Length], buf[h.Length]
+	want := uint32(buf[h.Length+1]) | uint32(buf[h.Length+2])<<8 |
+		uint32(buf[h.Length+3])<<16 | uint32(buf[h.Length+4])<<24
+	if checksum(stored, typ) != want {
+		return nil, r.corrupt(int64(h.Offset), "block checksum mismatch")
+	}
+	block, err := decompressBlock(typ, stored)
+	if err != nil {
+		return nil, r.corrupt(int64(h.Offset), "decompressing block: "+err.Error())
+	}
+	return block, nil
+}
+
+// Meta returns the file's metadata. Its slices are shared: do not modify.
+func (r *Reader) Meta() Meta { return r.meta }
+
+// MayContain reports whether the file may hold an entry whose bloom key
+// (WriterOptions.BloomKey of its key) is bloomKey. False is definite.
+func (r *Reader) MayContain(bloomKey []byte) bool {
+	return bloomMayContain(r.bloom, bloomHash(bloomKey))
+}
+
+// Close closes the file. All iterators must be closed first; if some are
+// not, Close still closes the file and returns an error.
+func (r *Reader) Close() error {
+	err := r.f.Close()
+	if n := r.iters.Load(); n != 0 {
+		return fmt.Errorf("sstable: %s closed with %d open iterators", r.name, n)
+	}
+	if err != nil {
+		return fmt.Errorf("sstable: closing %s: %w", r.name, err)
+	}
+	return nil
+}

@@ -1,0 +1,203 @@
+package sstable
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/widesql/widesql/kv/lsm/internal/vfs"
+)
+
+// WriterOptions configure a Writer. The zero value is usable.
+type WriterOptions struct {
+	// BlockSize is the target uncompressed size of a data block; a block
+	// is cut once it reaches this size. Default 32 KiB.
+	BlockSize int
+	// Compression applies to data and index blocks.
+	Compression Compression
+	// BloomBitsPerKey sizes the bloom filter. Default (0) is 10; a
+	// negative value writes no filter (MayContain then always says true).
+	BloomBitsPerKey int
+	// BloomKey extracts the bloom key from a key. It must return a
+	// prefix-stable part of key (equal for keys a reader will probe
+	// together, such as the cells of one row). The result is read before
+	// Add returns and not retained. nil means the whole key.
+	BloomKey func(key []byte) []byte
+}
+
+const defaultBlockSize = 32 << 10
+
+// Writer writes one sstable. It is not safe for concurrent use.
+type Writer struct {
+	f    vfs.File
+	name string
+	opts WriterOptions
+
+	data, index blockWriter
+	offset      uint64 // bytes written so far
+	dataBlocks  int64
+	scratch     []byte // compression output, reused
+	sep         []byte
+	handleBuf   []byte
+
+	pending     blockHandle // last flushed data block, not yet indexed
+	havePending bool
+
+	lastKey      []byte
+	bloomHashes  []uint64
+	lastBloomKey []byte
+
+	meta     Meta
+	err      error // sticky I/O error
+	finished bool
+}
+
+// NewWriter returns a Writer that writes to f, which must be empty. name
+// is used only in errors. The Writer owns f: Finish closes it.
+func NewWriter(f vfs.File, name string, opts WriterOptions) *Writer {
+	if opts.BlockSize <= 0 {
+		opts.BlockSize = defaultBlockSize
+	}
+	if opts.BloomBitsPerKey == 0 {
+		opts.BloomBitsPerKey = 10
+	}
+	return &Writer{
+		f:     f,
+		name:  name,
+		opts:  opts,
+		data:  blockWriter{restartInterval: dataRestartInterval},
+		index: blockWriter{restartInterval: 1},
+	}
+}
+
+// errFinished is returned by Add and Finish after Finish.
+var errFinished = errors.New("sstable: writer already finished")
+
+// Add appends an entry. key must be greater than every key added before
+// (bytes.Compare); otherwise Add returns an error and the Writer stays
+// usable. Add copies key and value; the caller may reuse them.
+func (w *Writer) Add(key, value []byte) error {
+	if w.finished {
+		return errFinished
+	}
+	if w.err != nil {
+		return w.err
+	}
+	if w.meta.Entries > 0 && bytes.Compare(key, w.lastKey) <= 0 {
+		return fmt.Errorf("sstable: %s: key %q added after %q: keys must increase", w.name, key, w.lastKey)
+	}
+	if w.havePending {
+		w.sep = separator(w.sep, w.lastKey, key)
+		w.addIndexEntry(w.sep)
+	}
+	if w.opts.BloomBitsPerKey > 0 {
+		bk := key
+		if w.opts.BloomKey != nil {
+			bk = w.opts.BloomKey(key)
+		}
+		if len(w.bloomHashes) == 0 || !bytes.Equal(bk, w.lastBloomKey) {
+			w.bloomHashes = append(w.bloomHashes, bloomHash(bk))
+			w.lastBloomKey = append(w.lastBloomKey[:0], bk...)
+		}
+	}
+	if w.meta.Entries == 0 {
+		w.meta.Smallest = append([]byte(nil), key...)
+	}
+	w.meta.Entries++
+	w.meta.RawKeyBytes += int64(len(key))
+	w.meta.RawValueBytes += int64(len(value))
+	w.lastKey = append(w.lastKey[:0], key...)
+	w.data.add(key, value)
+	if w.data.estimatedSize() >= w.opts.BlockSize {
+		w.flushData()
+	}
+	return w.err
+}
+
+// EstimatedSize is the approximate size the file would have if finished
+// now.
+func (w *Writer) EstimatedSize() int64 {
+	bloom := len(w.bloomHashes) * max(w.opts.BloomBitsPerKey, 0) / 8
+	return int64(w.offset) + int64(w.data.estimatedSize()+w.index.estimatedSize()+bloom+footerLen)
+}
+
+func (w *Writer) flushData() {
+	h := w.writeBlock(w.data.finish(), w.opts.Compression)
+	w.data.reset()
+	w.pending, w.havePending = h, true
+	w.dataBlocks++
+}
+
+func (w *Writer) addIndexEntry(key []byte) {
+	w.handleBuf = appendHandleVarint(w.handleBuf[:0], w.pending)
+	w.index.add(key, w.handleBuf)
+	w.havePending = false
+}
+
+// writeBlock compresses raw per c, writes it with its trailer and returns
+// its handle. raw may be modified (the trailer is appended to it).
+func (w *Writer) writeBlock(raw []byte, c Compression) blockHandle {
+	if w.err != nil {
+		return blockHandle{}
+	}
+	stored, typ := compressBlock(c, raw, &w.scratch)
+	n := len(stored)
+	var t [trailerLen]byte
+	t[0] = byte(typ)
+	binary.LittleEndian.PutUint32(t[1:], checksum(stored, byte(typ)))
+	out := append(stored, t[:]...)
+	if typ != NoCompression {
+		w.scratch = out[:0]
+	}
+	if _, err := w.f.Write(out); err != nil {
+		w.err = fmt.Errorf("sstable: writing %s: %w", w.name, err)
+		return blockHandle{}
+	}
+	h := blockHandle{Offset: w.offset, Length: uint64(n)}
+	w.offset += uint64(len(out))
+	return h
+}
+
+// Finish writes the remaining data block, the bloom, index and properties
+// blocks and the footer, then syncs and closes the file. It closes the
+// file even on error. The returned Meta is owned by the caller.
+func (w *Writer) Finish() (Meta, error) {
+	if w.finished {
+		return Meta{}, errFinished
+	}
+	w.finished = true
+	if !w.data.empty() {
+		w.flushData()
+	}
+	if w.havePending {
+		w.addIndexEntry(w.lastKey)
+	}
+	var ft footer
+	ft.bloom = w.writeBlock(buildBloom(w.bloomHashes, w.opts.BloomBitsPerKey), NoCompression)
+	ft.index = w.writeBlock(w.index.finish(), w.opts.Compression)
+	if w.meta.Entries > 0 {
+		w.meta.Largest = append([]byte(nil), w.lastKey...)
+	}
+	props := properties{meta: w.meta, compression: w.opts.Compression, dataBlocks: w.dataBlocks}
+	ft.props = w.writeBlock(props.encode(), NoCompression)
+	if w.err == nil {
+		if _, err := w.f.Write(ft.encode()); err != nil {
+			w.err = fmt.Errorf("sstable: writing %s: %w", w.name, err)
+		}
+		w.offset += footerLen
+	}
+	if w.err == nil {
+		if err := w.f.Sync(); err != nil {
+			w.err = fmt.Errorf("sstable: syncing %s: %w", w.name, err)
+		}
+	}
+	if err := w.f.Close(); err != nil && w.err == nil {
+		w.err = fmt.Errorf("sstable: closing %s: %w", w.name, err)
+	}
+	if w.err != nil {
+		return Meta{}, w.err
+	}
+	w.meta.Size = int64(w.offset)
+	return w.meta, nil
+}
