@@ -1,4 +1,4 @@
-package memstore
+package kvtest
 
 import (
 	"context"
@@ -11,17 +11,66 @@ import (
 	"github.com/widesql/widesql/kv"
 )
 
-func TestDataDriven(t *testing.T) {
-	walkTestdata(t, func(t *testing.T, path string) {
-		s := New()
+// Harness adapts an engine to the suite.
+type Harness struct {
+	// Open returns a new, empty store.
+	Open func(t *testing.T) kv.Store
+	// Command runs an engine-specific command (flush, restart, ...) on the
+	// current store and returns the store to use from then on; handled is
+	// false for a command it does not know.
+	Command func(s kv.Store, cmd string) (next kv.Store, out string, err error, handled bool)
+	// AfterApply, if set, runs after every successful apply and returns the
+	// store to use from then on: a mode that, for instance, flushes or
+	// restarts after each write must not change any result.
+	AfterApply func(s kv.Store) (kv.Store, error)
+	// ErrorPrefix is the engine's error prefix ("memstore: "), stripped
+	// from messages so that engines compare equal.
+	ErrorPrefix string
+	// IgnoreStats drops the "stats" lines of reads from the comparison:
+	// they count work done, which differs between engines.
+	IgnoreStats bool
+	// Rewrite lets -rewrite rewrite the expected output (one engine only).
+	Rewrite bool
+}
+
+// Run runs every testdata/*.txt file of dir against fresh stores of h.
+func Run(t *testing.T, dir string, h Harness) {
+	walkTestdata(t, dir, func(t *testing.T, path string) {
+		s := h.Open(t)
+		defer func() {
+			if s != nil {
+				s.Close()
+			}
+		}()
 		runDataDriven(t, path, func(tc *testCase) string {
-			out, err := runCommand(s, tc)
+			out, err := h.run(t, &s, tc)
 			if err != nil {
-				return out + formatError(err)
+				out += formatError(err, h.ErrorPrefix)
+			}
+			if h.IgnoreStats {
+				out, tc.expected = dropStats(out), dropStats(tc.expected)
+				if tc.expected == "" {
+					tc.expected = "ok"
+				}
 			}
 			return out
-		})
+		}, h.Rewrite)
 	})
+}
+
+func (h *Harness) run(t *testing.T, s *kv.Store, tc *testCase) (string, error) {
+	cmd := strings.Fields(tc.cmd)[0]
+	if h.Command != nil {
+		if next, out, err, ok := h.Command(*s, cmd); ok {
+			*s = next
+			return out, err
+		}
+	}
+	out, err := runCommand(*s, tc)
+	if err == nil && cmd == "apply" && h.AfterApply != nil {
+		*s, err = h.AfterApply(*s)
+	}
+	return out, err
 }
 
 // args splits "cmd word key=value ..." into the command, its positional
@@ -39,7 +88,7 @@ func args(line string) (cmd string, words []string, opts map[string]string) {
 	return fields[0], words, opts
 }
 
-func runCommand(s *Store, tc *testCase) (string, error) {
+func runCommand(s kv.Store, tc *testCase) (string, error) {
 	ctx := context.Background()
 	cmd, words, opts := args(tc.cmd)
 	name := ""
@@ -259,16 +308,30 @@ var sentinels = []struct {
 
 // formatError prints err with the sentinels it matches, and the index and
 // key of a *kv.ConditionError.
-func formatError(err error) string {
+func formatError(err error, prefix string) string {
 	var matched []string
 	for _, s := range sentinels {
 		if errors.Is(err, s.err) {
 			matched = append(matched, s.name)
 		}
 	}
-	out := fmt.Sprintf("error %v: %v", matched, err)
+	msg := err.Error()
+	if prefix != "" {
+		msg = strings.TrimPrefix(msg, prefix)
+	}
+	out := fmt.Sprintf("error %v: %v", matched, msg)
 	if ce := (*kv.ConditionError)(nil); errors.As(err, &ce) {
 		out += fmt.Sprintf("\ncondition failed at index=%d key=%s", ce.Index, ce.Key)
 	}
 	return out
+}
+
+func dropStats(s string) string {
+	var keep []string
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		if !strings.HasPrefix(l, "stats ") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
 }

@@ -1,0 +1,205 @@
+package lsm
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/widesql/widesql/kv"
+)
+
+// Table is a handle on one table of a Store; it implements kv.Table and is
+// safe for concurrent use.
+type Table struct {
+	s *Store
+	t *table
+}
+
+var _ kv.Table = (*Table)(nil)
+
+// AtomicBatches reports true: a batch is one WAL record and is applied
+// all-or-nothing.
+func (h *Table) AtomicBatches() bool { return true }
+
+// Apply commits batch atomically and durably (unless Options.NoSync): it
+// returns once the batch's WAL record is synced, and the batch becomes
+// visible to reads at the same time. Validation errors wrap
+// kv.ErrInvalidArgument or kv.ErrFamilyNotFound; a failed precondition
+// returns a *kv.ConditionError and applies nothing. After a WAL failure the
+// store is read-only and every Apply returns that error. Apply does not
+// retain batch.
+func (h *Table) Apply(ctx context.Context, batch []kv.RowMutation) error {
+	s, t := h.s, h.t
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	needRead := false
+	size := 0
+	for i := range batch {
+		rm := &batch[i]
+		if err := validateRowMutation(t, rm); err != nil {
+			return errorf("apply to %q: row mutation %d: %w", t.name, i, err)
+		}
+		needRead = needRead || rm.Require != kv.NoPrecondition
+		for j := range rm.Mutations {
+			m := &rm.Mutations[j]
+			needRead = needRead || (m.Kind == kv.DeleteCells && m.Start > 0)
+			size += entrySize(rm.Key, m)
+		}
+	}
+	if err := s.waitForMemory(t); err != nil {
+		return err
+	}
+
+	s.commitMu.Lock()
+	s.mu.Lock()
+	err := s.writableLocked(t)
+	regions := t.regions
+	s.mu.Unlock()
+	if err != nil {
+		s.commitMu.Unlock()
+		return err
+	}
+	wb := walBatch{tableID: t.id, firstSeq: s.lastSeq.Load() + 1, rows: make([]walRow, len(batch))}
+	if needRead {
+		if err := s.prepare(t, regions, batch, wb.rows); err != nil {
+			s.commitMu.Unlock()
+			return err
+		}
+		size += 64 * len(batch) // synthesized tombstones
+	} else {
+		for i := range batch {
+			wb.rows[i] = walRow{key: batch[i].Key, muts: batch[i].Mutations}
+		}
+	}
+	n := wb.count()
+	s.lastSeq.Add(uint64(n))
+	rec := wb.encode(make([]byte, 0, size+16))
+	wait := s.wal.AppendAsync(rec)
+	seg := s.walSeg.Load()
+
+	// Memtables only change under commitMu, which we hold; mu guards the
+	// state pointers.
+	rs := make([]*region, len(wb.rows))
+	mems := make([]*memtable, len(wb.rows))
+	s.mu.Lock()
+	for i := range wb.rows {
+		rs[i] = regions[regionFor(regions, wb.rows[i].key)]
+		mems[i] = rs[i].state.mem
+	}
+	s.mu.Unlock()
+	arena := make([]byte, 0, size)
+	es := make([]entry, 0, n)
+	seq := wb.firstSeq
+	touched := map[*region]int{}
+	for i := range wb.rows {
+		start := len(es)
+		es, seq = appendEntries(es, &arena, &wb.rows[i], seq)
+		s.memBytes.Add(mems[i].add(es[start:], seq-1, seg))
+		touched[rs[i]]++
+	}
+	s.commitMu.Unlock()
+
+	if err := wait(); err != nil {
+		err = errorf("apply to %q: WAL: %w", t.name, err)
+		s.fail(err)
+		return err
+	}
+	s.walSyncs.Add(1)
+	last := wb.firstSeq + uint64(n) - 1
+	for {
+		v := s.visibleSeq.Load()
+		if v >= last || s.visibleSeq.CompareAndSwap(v, last) {
+			break
+		}
+	}
+	kick := s.memBytes.Load() > s.opts.MemoryBudget
+	for r, k := range touched {
+		r.writes.Add(int64(k))
+		kick = kick || s.memSize(r) >= s.opts.MemtableSize
+	}
+	if kick {
+		s.kick()
+	}
+	return nil
+}
+
+func (s *Store) memSize(r *region) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return r.state.mem.size.Load()
+}
+
+// writableLocked reports why t cannot be written; with mu held.
+func (s *Store) writableLocked(t *table) error {
+	switch {
+	case s.closed:
+		return kv.ErrClosed
+	case t.dropped:
+		return errorf("table %q was dropped: %w", t.name, kv.ErrTableNotFound)
+	case s.failed != nil:
+		return s.failed
+	}
+	return nil
+}
+
+// waitForMemory stalls while the memtables exceed the memory budget.
+func (s *Store) waitForMemory(t *table) error {
+	if s.memBytes.Load() <= s.opts.MemoryBudget {
+		return nil
+	}
+	s.kick()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.memBytes.Load() > s.opts.MemoryBudget && s.writableLocked(t) == nil {
+		s.cond.Wait()
+	}
+	return s.writableLocked(t)
+}
+
+// kick wakes the background goroutine.
+func (s *Store) kick() {
+	select {
+	case s.work <- struct{}{}:
+	default:
+	}
+}
+
+func validateRowMutation(t *table, rm *kv.RowMutation) error {
+	if len(rm.Key) == 0 || len(rm.Key) > kv.MaxKeySize {
+		return fmt.Errorf("key length %d not in [1, %d]: %w", len(rm.Key), kv.MaxKeySize, kv.ErrInvalidArgument)
+	}
+	if rm.Require > kv.RequirePresent {
+		return fmt.Errorf("unknown precondition %d: %w", rm.Require, kv.ErrInvalidArgument)
+	}
+	for j := range rm.Mutations {
+		m := &rm.Mutations[j]
+		if err := validateMutation(t, m); err != nil {
+			return fmt.Errorf("mutation %d: %w", j, err)
+		}
+	}
+	return nil
+}
+
+func validateMutation(t *table, m *kv.Mutation) error {
+	if m.Kind > kv.DeleteRow {
+		return fmt.Errorf("unknown kind %d: %w", m.Kind, kv.ErrInvalidArgument)
+	}
+	if m.Kind == kv.DeleteRow {
+		return nil
+	}
+	if _, ok := t.famIdx[m.Family]; !ok {
+		return fmt.Errorf("family %q: %w", m.Family, kv.ErrFamilyNotFound)
+	}
+	valid := func(ts kv.Timestamp) bool { return ts >= 0 && ts%1000 == 0 }
+	switch m.Kind {
+	case kv.SetCell:
+		if !valid(m.Timestamp) {
+			return fmt.Errorf("timestamp %d: %w", m.Timestamp, kv.ErrInvalidArgument)
+		}
+	case kv.DeleteCells:
+		if !valid(m.Start) || !valid(m.End) || (m.End != 0 && m.End < m.Start) {
+			return fmt.Errorf("timestamp range [%d, %d): %w", m.Start, m.End, kv.ErrInvalidArgument)
+		}
+	}
+	return nil
+}

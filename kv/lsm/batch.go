@@ -1,0 +1,207 @@
+package lsm
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/widesql/widesql/kv"
+	"github.com/widesql/widesql/kv/lsm/internal/ikey"
+)
+
+// A committed batch is one WAL record, so after a crash it is wholly there
+// or wholly absent:
+//
+//	+--------+-----------+-----------+--------+-------------------------+
+//	| ver=1  | tableID   | firstSeq  | nrows  | row ... (nrows times)   |
+//	| byte   | uvarint   | uvarint   | uvarint|                         |
+//	+--------+-----------+-----------+--------+-------------------------+
+//	row: uvarint len, key, uvarint nmut, mutation ... (nmut times)
+//	mutation: kind byte, then family, qualifier and value (each uvarint
+//	          len + bytes), then ts, start, end (uvarints)
+//
+// The mutations get consecutive sequence numbers from firstSeq in record
+// order. The WAL adds framing and checksums.
+const batchVersion = 1
+
+// errCorrupt is wrapped by every error reporting a malformed record,
+// manifest or key.
+var errCorrupt = errors.New("lsm: corruption")
+
+type walRow struct {
+	key  []byte
+	muts []kv.Mutation
+}
+
+type walBatch struct {
+	tableID, firstSeq uint64
+	rows              []walRow
+}
+
+func (b *walBatch) count() int {
+	n := 0
+	for i := range b.rows {
+		n += len(b.rows[i].muts)
+	}
+	return n
+}
+
+func appendBytes(dst, b []byte) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(b)))
+	return append(dst, b...)
+}
+
+func (b *walBatch) encode(dst []byte) []byte {
+	dst = append(dst, batchVersion)
+	dst = binary.AppendUvarint(dst, b.tableID)
+	dst = binary.AppendUvarint(dst, b.firstSeq)
+	dst = binary.AppendUvarint(dst, uint64(len(b.rows)))
+	for i := range b.rows {
+		r := &b.rows[i]
+		dst = appendBytes(dst, r.key)
+		dst = binary.AppendUvarint(dst, uint64(len(r.muts)))
+		for j := range r.muts {
+			m := &r.muts[j]
+			dst = append(dst, byte(m.Kind))
+			dst = appendBytes(dst, []byte(m.Family))
+			dst = appendBytes(dst, m.Qualifier)
+			dst = appendBytes(dst, m.Value)
+			dst = binary.AppendUvarint(dst, uint64(m.Timestamp))
+			dst = binary.AppendUvarint(dst, uint64(m.Start))
+			dst = binary.AppendUvarint(dst, uint64(m.End))
+		}
+	}
+	return dst
+}
+
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err = errors.New("bad varint")
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) bytes() []byte {
+	n := d.uvarint()
+	if d.err != nil {
+		return nil
+	}
+	if n > uint64(len(d.b)) {
+		d.err = errors.New("length past end")
+		return nil
+	}
+	v := d.b[:n:n]
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) ts() kv.Timestamp {
+	v := d.uvarint()
+	if v > uint64(kv.MaxTimestamp) && d.err == nil {
+		d.err = errors.New("timestamp out of range")
+	}
+	return kv.Timestamp(v)
+}
+
+// decodeBatch parses a record; the result aliases rec.
+func decodeBatch(rec []byte) (walBatch, error) {
+	var b walBatch
+	if len(rec) == 0 || rec[0] != batchVersion {
+		return b, fmt.Errorf("lsm: batch record: unknown version: %w", errCorrupt)
+	}
+	d := decoder{b: rec[1:]}
+	b.tableID, b.firstSeq = d.uvarint(), d.uvarint()
+	nrows := d.uvarint()
+	if nrows > uint64(len(d.b)) {
+		d.err = errors.New("row count past end")
+	}
+	for i := uint64(0); i < nrows && d.err == nil; i++ {
+		r := walRow{key: d.bytes()}
+		nmut := d.uvarint()
+		if nmut > uint64(len(d.b)) {
+			d.err = errors.New("mutation count past end")
+		}
+		for j := uint64(0); j < nmut && d.err == nil; j++ {
+			if len(d.b) == 0 {
+				d.err = errors.New("truncated mutation")
+				break
+			}
+			m := kv.Mutation{Kind: kv.MutationKind(d.b[0])}
+			d.b = d.b[1:]
+			if m.Kind > kv.DeleteRow {
+				d.err = errors.New("bad mutation kind")
+			}
+			m.Family = string(d.bytes())
+			m.Qualifier, m.Value = d.bytes(), d.bytes()
+			m.Timestamp, m.Start, m.End = d.ts(), d.ts(), d.ts()
+			r.muts = append(r.muts, m)
+		}
+		b.rows = append(b.rows, r)
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.err = errors.New("trailing bytes")
+	}
+	if d.err != nil {
+		return walBatch{}, fmt.Errorf("lsm: batch record: %v: %w", d.err, errCorrupt)
+	}
+	return b, nil
+}
+
+// entrySize is the size of the internal key and value of m in row key.
+func entrySize(key []byte, m *kv.Mutation) int {
+	n := 2*len(key) + 2*len(m.Family) + 2*len(m.Qualifier) + 6 + ikey.TrailerLen
+	if m.Kind == kv.SetCell {
+		n += len(m.Value)
+	}
+	return n + 20
+}
+
+// appendEntries appends the memtable entries of row r with sequence numbers
+// from seq, carving keys and values out of *arena, and returns the next
+// sequence number.
+func appendEntries(es []entry, arena *[]byte, r *walRow, seq uint64) ([]entry, uint64) {
+	for i := range r.muts {
+		m := &r.muts[i]
+		a := *arena
+		start := len(a)
+		var kind ikey.Kind
+		fam, qual, ts := m.Family, m.Qualifier, int64(ikey.TombstoneTS)
+		switch m.Kind {
+		case kv.SetCell:
+			kind, ts = ikey.KindSet, int64(m.Timestamp)
+		case kv.DeleteCells:
+			kind = ikey.KindDeleteCells
+		case kv.DeleteFamily:
+			kind, qual = ikey.KindDeleteFamily, nil
+		case kv.DeleteRow:
+			kind, fam, qual = ikey.KindDeleteRow, "", nil
+		}
+		a = ikey.Append(a, r.key, fam, qual, ts, seq, kind)
+		keyEnd := len(a)
+		switch m.Kind {
+		case kv.SetCell:
+			a = append(a, m.Value...)
+		case kv.DeleteCells:
+			a = ikey.AppendRange(a, int64(m.Start), int64(m.End))
+		}
+		e := entry{key: a[start:keyEnd:keyEnd]}
+		if len(a) > keyEnd {
+			e.value = a[keyEnd:len(a):len(a)]
+		}
+		es = append(es, e)
+		*arena = a
+		seq++
+	}
+	return es, seq
+}

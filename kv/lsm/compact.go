@@ -1,0 +1,203 @@
+package lsm
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/widesql/widesql/kv"
+	"github.com/widesql/widesql/kv/lsm/internal/ikey"
+)
+
+// Compact compacts every family store of every region fully, dropping
+// everything no snapshot can see (for tests and administration).
+func (s *Store) Compact(ctx context.Context) error {
+	return s.compactNeeded(ctx, true)
+}
+
+type storeRef struct {
+	t  *table
+	r  *region
+	fi int
+}
+
+// compactNeeded compacts the stores over MaxFilesPerStore and those of
+// split regions (or, with all, every store with files), then splits
+// regions over RegionSplitSize.
+func (s *Store) compactNeeded(ctx context.Context, all bool) error {
+	s.mu.Lock()
+	if err := s.checkLocked(); err != nil {
+		s.mu.Unlock()
+		return err
+	}
+	var todo []storeRef
+	for _, t := range s.tables {
+		for _, r := range t.regions {
+			for fi, fs := range r.state.files {
+				if len(fs) > s.opts.MaxFilesPerStore || (r.rewrite && len(fs) > 0) || (all && len(fs) > 0) {
+					todo = append(todo, storeRef{t, r, fi})
+				}
+			}
+		}
+	}
+	s.mu.Unlock()
+	for _, sr := range todo {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if s.stopping() {
+			return nil
+		}
+		if err := s.compactStore(sr); err != nil {
+			return err
+		}
+	}
+	s.mu.Lock()
+	for _, sr := range todo {
+		sr.r.rewrite = false
+	}
+	var regions []*region
+	for _, t := range s.tables {
+		regions = append(regions, t.regions...)
+	}
+	s.mu.Unlock()
+	if s.opts.RegionSplitSize > 0 {
+		for _, r := range regions {
+			if s.stopping() {
+				return nil
+			}
+			if err := s.maybeSplit(r); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// compactStore merges all files of one region's family store into one,
+// clamped to the region's range, keeping what a snapshot at or after the
+// oldest open one may see. It includes every file of the store and memtable
+// entries are newer than any file entry, so tombstones at or below the
+// oldest snapshot have nothing left to delete and are dropped too.
+func (s *Store) compactStore(sr storeRef) error {
+	s.mu.Lock()
+	// A region split since the caller looked is gone: its state still
+	// lists files its children may have released.
+	if s.failed != nil || s.closed || sr.t.dropped || s.tableOf(sr.r) == nil {
+		s.mu.Unlock()
+		return nil
+	}
+	inputs := slices.Clone(sr.r.state.files[sr.fi])
+	for _, f := range inputs {
+		f.refs.Add(1)
+	}
+	s.mu.Unlock()
+	defer func() {
+		for _, f := range inputs {
+			s.unref(f)
+		}
+	}()
+	if len(inputs) == 0 {
+		return nil
+	}
+	smin := s.oldestSnapshot()
+	out, err := s.writeCompaction(sr, inputs, smin)
+	if err != nil {
+		err = errorf("compaction: %w", err)
+		s.fail(err)
+		return err
+	}
+
+	s.manifestMu.Lock()
+	defer s.manifestMu.Unlock()
+	s.mu.Lock()
+	cur := sr.r.state.files[sr.fi]
+	intact := !sr.t.dropped && s.tableOf(sr.r) != nil
+	for _, f := range inputs {
+		intact = intact && slices.Contains(cur, f)
+	}
+	if !intact {
+		s.mu.Unlock()
+		if out != nil {
+			s.unref(out)
+		}
+		return nil
+	}
+	st := *sr.r.state
+	st.files = slices.Clone(st.files)
+	nf := slices.DeleteFunc(slices.Clone(cur), func(f *fileMeta) bool { return slices.Contains(inputs, f) })
+	if out != nil {
+		nf = append([]*fileMeta{out}, nf...)
+		sr.r.rows.Store(out.entries)
+	}
+	st.files[sr.fi] = nf
+	sr.r.state = &st
+	s.mu.Unlock()
+	s.compactions.Add(1)
+	if err := s.saveManifest(); err != nil {
+		return err
+	}
+	for _, f := range inputs {
+		s.unref(f) // the replaced state's reference
+	}
+	return nil
+}
+
+func (s *Store) writeCompaction(sr storeRef, inputs []*fileMeta, smin uint64) (*fileMeta, error) {
+	children := make([]internalIter, len(inputs))
+	for i, f := range inputs {
+		children[i] = sstIter{f.reader.NewIter()}
+	}
+	it := newMergingIter(children)
+	defer it.Close()
+	if sr.r.lower != nil {
+		it.SeekGE(sr.r.lower)
+	} else {
+		it.First()
+	}
+	vis := visibility{snap: smin, fams: sr.t.fams, nowUS: int64(kv.Now())}
+	var w *fileWriter
+	var row []byte
+	var err error
+	for ; it.Valid(); it.Next() {
+		k := it.Key()
+		if sr.r.upper != nil && bytes.Compare(k, sr.r.upper) >= 0 {
+			break
+		}
+		p, perr := ikey.Parse(k)
+		if perr != nil {
+			return nil, fmt.Errorf("bad internal key %q: %w", k, errCorrupt)
+		}
+		if !bytes.Equal(p.Row, row) {
+			row = append(row[:0], p.Row...)
+			vis.resetRow()
+		}
+		v, verr := vis.step(&p, it.Value())
+		if verr != nil {
+			return nil, fmt.Errorf("bad tombstone at %q: %w", k, errCorrupt)
+		}
+		if v != live && v != newer {
+			continue
+		}
+		if w == nil {
+			if w, err = s.newFileWriter(&sr.t.fams[sr.fi]); err != nil {
+				return nil, err
+			}
+		}
+		if err := w.add(k, it.Value()); err != nil {
+			return nil, err
+		}
+	}
+	if err := it.Err(); err != nil {
+		return nil, err
+	}
+	if w == nil {
+		return nil, nil
+	}
+	f, err := w.finish()
+	if err != nil {
+		return nil, err
+	}
+	return f, s.fs.SyncDir(s.dir)
+}

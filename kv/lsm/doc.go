@@ -1,0 +1,99 @@
+// Package lsm is widesql's durable embedded engine: the kv.Store contract
+// over a log-structured merge tree, in HBase's architecture (regions, a
+// MemStore per region, per-family store files, compaction) built the way
+// pebble builds an LSM today.
+//
+// # Layers
+//
+//	Store ─ tables ─ regions [start, end) ─┬─ memtable (google/btree of internal keys)
+//	  │                                    ├─ immutable memtables being flushed
+//	  │                                    └─ per family: sorted files (internal/sstable)
+//	  ├─ WAL (internal/wal): one record per batch, group-committed
+//	  ├─ MANIFEST-<n> + CURRENT: the whole state, rewritten atomically
+//	  ├─ block cache (shared by all files)
+//	  └─ background goroutine: flush, compaction, region split
+//
+// Every cell version and tombstone is one internal key (internal/ikey):
+// row ↑, family ↑, qualifier ↑, timestamp ↓, sequence ↓, kind. Memtables,
+// files and their merge all implement internalIter; a read merges the
+// memtables and the files of the families it needs (other families' files
+// are never opened), and rowReader assembles rows, applying visibility
+// (visibility.go) at the read's sequence number.
+//
+// # Sequence numbers and deletes
+//
+// Each mutation of a batch gets its own sequence number, in order. A Set is
+// visible at snapshot S iff its seq <= S and no tombstone with a seq in
+// (seq, S] covers it, so deletes remove what exists when they are applied
+// and a later write with an older timestamp is visible again (Bigtable
+// semantics). Reads show a column's newest family-MaxVersions visible
+// versions; the write path adds a GC tombstone before a DeleteCells that
+// would otherwise expose versions kv/memstore drops at write time (see
+// prepare.go), so both engines give identical results.
+//
+// # Write path
+//
+// Apply validates, takes commitMu, checks preconditions against the latest
+// state (including committed but unsynced batches and the batch's earlier
+// rows), reserves sequence numbers, appends the batch as one WAL record
+// (AppendAsync), inserts its entries into the region memtables (invisible:
+// above the visible sequence number), releases commitMu, waits for the
+// sync, then publishes. A WAL failure fails the store: writes return the
+// sticky error, reads go on, nothing unacknowledged becomes visible.
+// Writers stall while memtables exceed MemoryBudget.
+//
+// # Lifecycle of data
+//
+//	Apply ─▶ WAL + memtable ─(MemtableSize)─▶ immutable ─▶ one file per family
+//	     ─(MaxFilesPerStore)─▶ compaction: one file per region+family
+//	     ─(RegionSplitSize)─▶ split: children share the parent's files,
+//	                            the next compaction rewrites each half
+//
+// A flush rotates the WAL, freezes the memtable, waits until its entries are
+// acknowledged, writes the files (DeleteRow tombstones into every family's
+// file, so each family store is self-contained), records them and the
+// region's flushed sequence number in the manifest, and drops WAL segments
+// no memtable needs. Compaction merges all files of a store, applying
+// visibility at the oldest open snapshot: shadowed versions, versions beyond
+// MaxVersions, expired cells, deleted cells and (the merge covers the whole
+// store, and memtables hold only newer entries) the tombstones themselves
+// are dropped. Files are reference-counted by region states and open reads,
+// and deleted when the last reference goes.
+//
+// # Concurrency
+//
+// commitMu orders commits and WAL rotation; manifestMu serializes manifest
+// changes (flush and compaction installs, splits, CreateTable, DropTable);
+// mu guards the table map and each region's immutable regionState pointer.
+// A read takes mu only to copy region states and ref their files; it then
+// iterates with no lock held: memtables are only ever appended to, and
+// entries above the read's sequence number are skipped, so the live btree
+// is a consistent view (memIter copies 64 entries at a time under the
+// memtable's own short mutex). Long scans never block writers.
+//
+// # On-disk layout
+//
+//	<dir>/CURRENT            "MANIFEST-<n> <crc32c hex>\n"
+//	<dir>/MANIFEST-<n>       "WSQLMAN1" | crc32c(body) u32le | len u32le | JSON body
+//	<dir>/<n>.sst            sorted file of one region+family (internal/sstable)
+//	<dir>/wal/               WAL segments (internal/wal); each record is a batch:
+//
+//	  ver(1)=1 | tableID uvarint | firstSeq uvarint | nrows uvarint | row...
+//	  row      = len uvarint, key, nmut uvarint, mutation...
+//	  mutation = kind(1), family, qualifier, value (uvarint len + bytes each),
+//	             ts, start, end (uvarints)
+//
+// The manifest holds tables (ID, name, families), regions (ID, range,
+// flushed seq, per-family file lists with key bounds, sizes and entry
+// counts), the next file, region and table numbers, the last sequence
+// number and the oldest WAL segment to replay.
+//
+// # Recovery
+//
+// Open reads CURRENT and the manifest (checksummed; corruption is an error
+// naming the file), opens every listed file, deletes unlisted ones, replays
+// WAL segments from the manifest's lower bound into memtables (skipping
+// entries at or below a region's flushed seq), cuts a torn tail off the
+// last segment, and starts a new segment. Close stops background work and
+// closes the WAL and files without flushing: the WAL holds the memtables.
+package lsm

@@ -1,0 +1,203 @@
+// Package ikey is the internal key of the LSM engine: one key per cell
+// version or tombstone, ordered by plain bytes.Compare as
+// row ↑, family ↑, qualifier ↑, timestamp ↓, sequence ↓.
+//
+//	+-----------+-------+-----------+-------+-----------+-------+---------+----------+------+
+//	| esc(row)  | 00 01 | esc(fam)  | 00 01 | esc(qual) | 00 01 | BE64 ^ts| BE64 ^seq| kind |
+//	+-----------+-------+-----------+-------+-----------+-------+---------+----------+------+
+//	                                                               8 bytes   8 bytes   1 byte
+//
+// esc replaces each 0x00 byte by 00 FF, so the terminator 00 01 sorts
+// before any continuation of the component and byte order of the escaped
+// form equals byte order of the raw form. The last 17 bytes are the fixed
+// trailer.
+//
+// Tombstones carry timestamp TombstoneTS (math.MaxInt64, above every valid
+// cell timestamp) so they sort before every version they may cover:
+//
+//	DeleteRow     family "" and qualifier ""  (family names are never empty,
+//	              so it sorts first in the row)
+//	DeleteFamily  the family, qualifier ""    (first in the family)
+//	DeleteCells   the column; the value is uvarint(start) uvarint(end)
+//	Set           the column at the cell's timestamp; the value is the cell's
+package ikey
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math"
+)
+
+// Kind says what an entry is.
+type Kind uint8
+
+// The entry kinds. The numbering is part of the on-disk format.
+const (
+	KindSet          Kind = 1
+	KindDeleteCells  Kind = 2
+	KindDeleteFamily Kind = 3
+	KindDeleteRow    Kind = 4
+)
+
+// TombstoneTS is the timestamp slot of every tombstone.
+const TombstoneTS = math.MaxInt64
+
+// TrailerLen is the size of the fixed trailer: ^ts, ^seq, kind.
+const TrailerLen = 17
+
+// ErrCorrupt is returned by Parse for a key that is not an internal key.
+var ErrCorrupt = errors.New("ikey: malformed internal key")
+
+// AppendEscaped appends esc(b) and the terminator 00 01 to dst.
+func AppendEscaped(dst, b []byte) []byte {
+	for {
+		i := bytes.IndexByte(b, 0)
+		if i < 0 {
+			break
+		}
+		dst = append(dst, b[:i]...)
+		dst = append(dst, 0, 0xff)
+		b = b[i+1:]
+	}
+	dst = append(dst, b...)
+	return append(dst, 0, 1)
+}
+
+// Append appends the internal key of (row, family, qualifier, ts, seq, kind)
+// to dst and returns the extended slice.
+func Append(dst, row []byte, family string, qualifier []byte, ts int64, seq uint64, kind Kind) []byte {
+	dst = AppendEscaped(dst, row)
+	dst = appendEscapedString(dst, family)
+	dst = AppendEscaped(dst, qualifier)
+	return AppendTrailer(dst, ts, seq, kind)
+}
+
+// AppendTrailer appends the 17-byte trailer.
+func AppendTrailer(dst []byte, ts int64, seq uint64, kind Kind) []byte {
+	dst = binary.BigEndian.AppendUint64(dst, ^uint64(ts))
+	dst = binary.BigEndian.AppendUint64(dst, ^seq)
+	return append(dst, byte(kind))
+}
+
+func appendEscapedString(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0 {
+			dst = append(dst, 0, 0xff)
+		} else {
+			dst = append(dst, s[i])
+		}
+	}
+	return append(dst, 0, 1)
+}
+
+// RowPrefix returns esc(row) 00 01: every key of the row starts with it, and
+// it sorts before all of them. It is also the bloom-filter key of the row.
+func RowPrefix(dst, row []byte) []byte { return AppendEscaped(dst, row) }
+
+// componentEnd returns the length of the escaped component at the start of
+// k including its terminator, or -1.
+func componentEnd(k []byte) int {
+	off := 0
+	for {
+		i := bytes.IndexByte(k[off:], 0)
+		if i < 0 || off+i+1 >= len(k) {
+			return -1
+		}
+		switch k[off+i+1] {
+		case 1:
+			return off + i + 2
+		case 0xff:
+			off += i + 2
+		default:
+			return -1
+		}
+	}
+}
+
+// RowPrefixOf returns the row prefix (esc(row) 00 01) of the internal key k,
+// aliasing k, or nil if k is malformed.
+func RowPrefixOf(k []byte) []byte {
+	n := componentEnd(k)
+	if n < 0 {
+		return nil
+	}
+	return k[:n]
+}
+
+// BloomKey is the sstable bloom-key function: the row prefix of an internal
+// key, so a Get probes a file with RowPrefix(rowkey).
+func BloomKey(k []byte) []byte { return RowPrefixOf(k) }
+
+// Parsed is an internal key split into its parts. Row, Family and
+// Qualifier are escaped and include their terminators; they alias the key.
+type Parsed struct {
+	Row, Family, Qualifier []byte
+	TS                     int64
+	Seq                    uint64
+	Kind                   Kind
+}
+
+// Parse splits k. The parts alias k.
+func Parse(k []byte) (Parsed, error) {
+	var p Parsed
+	if len(k) < TrailerLen+6 {
+		return p, ErrCorrupt
+	}
+	body, tr := k[:len(k)-TrailerLen], k[len(k)-TrailerLen:]
+	n := componentEnd(body)
+	if n < 0 {
+		return p, ErrCorrupt
+	}
+	p.Row, body = body[:n], body[n:]
+	if n = componentEnd(body); n < 0 {
+		return p, ErrCorrupt
+	}
+	p.Family, body = body[:n], body[n:]
+	if n = componentEnd(body); n != len(body) {
+		return p, ErrCorrupt
+	}
+	p.Qualifier = body
+	p.TS = int64(^binary.BigEndian.Uint64(tr))
+	p.Seq = ^binary.BigEndian.Uint64(tr[8:])
+	p.Kind = Kind(tr[16])
+	if p.Kind < KindSet || p.Kind > KindDeleteRow || p.TS < 0 {
+		return p, ErrCorrupt
+	}
+	return p, nil
+}
+
+// Unescape appends the raw bytes of the escaped component esc (with or
+// without its terminator) to dst.
+func Unescape(dst, esc []byte) []byte {
+	if n := len(esc); n >= 2 && esc[n-2] == 0 && esc[n-1] == 1 {
+		esc = esc[:n-2]
+	}
+	for {
+		i := bytes.IndexByte(esc, 0)
+		if i < 0 {
+			return append(dst, esc...)
+		}
+		dst = append(dst, esc[:i+1]...)
+		esc = esc[i+2:]
+	}
+}
+
+// AppendRange encodes a DeleteCells value.
+func AppendRange(dst []byte, start, end int64) []byte {
+	dst = binary.AppendUvarint(dst, uint64(start))
+	return binary.AppendUvarint(dst, uint64(end))
+}
+
+// DecodeRange decodes a DeleteCells value.
+func DecodeRange(v []byte) (start, end int64, err error) {
+	s, n := binary.Uvarint(v)
+	if n <= 0 {
+		return 0, 0, ErrCorrupt
+	}
+	e, m := binary.Uvarint(v[n:])
+	if m <= 0 || n+m != len(v) || s > math.MaxInt64 || e > math.MaxInt64 {
+		return 0, 0, ErrCorrupt
+	}
+	return int64(s), int64(e), nil
+}

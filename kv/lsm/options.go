@@ -1,0 +1,90 @@
+package lsm
+
+import (
+	"log/slog"
+
+	"github.com/widesql/widesql/kv/lsm/internal/vfs"
+)
+
+// Options configure a Store. The zero value of every field selects its
+// default.
+type Options struct {
+	// FS is the file system; nil means the OS file system.
+	FS vfs.FS
+	// MemtableSize is the per-region flush threshold in bytes; default 64 MiB.
+	MemtableSize int64
+	// MemoryBudget bounds all memtables together; writers stall above it
+	// until a flush frees memory. Default 256 MiB.
+	MemoryBudget int64
+	// BlockCacheSize is the shared block cache capacity; default 128 MiB.
+	BlockCacheSize int64
+	// BlockSize is the target data block size of files; default 32 KiB.
+	BlockSize int
+	// NoSync acknowledges writes before the WAL is fsynced: a crash may
+	// lose the last acknowledged writes, never half a batch.
+	NoSync bool
+	// RegionSplitSize splits a region whose files exceed this many bytes;
+	// default 256 MiB; negative disables splitting.
+	RegionSplitSize int64
+	// MaxFilesPerStore triggers a compaction of a region's family store
+	// holding more files; default 6.
+	MaxFilesPerStore int
+	// Logger receives background errors and events; nil discards them.
+	Logger *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.FS == nil {
+		o.FS = vfs.Default
+	}
+	if o.MemtableSize <= 0 {
+		o.MemtableSize = 64 << 20
+	}
+	if o.MemoryBudget <= 0 {
+		o.MemoryBudget = 256 << 20
+	}
+	if o.MemoryBudget < o.MemtableSize {
+		o.MemoryBudget = o.MemtableSize
+	}
+	if o.BlockCacheSize <= 0 {
+		o.BlockCacheSize = 128 << 20
+	}
+	if o.BlockSize <= 0 {
+		o.BlockSize = 32 << 10
+	}
+	if o.RegionSplitSize == 0 {
+		o.RegionSplitSize = 256 << 20
+	}
+	if o.MaxFilesPerStore <= 0 {
+		o.MaxFilesPerStore = 6
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// RegionInfo describes one region of a table.
+type RegionInfo struct {
+	ID         uint64
+	Start, End []byte // [Start, End); nil is unbounded
+	// Rows is approximate (entries of the files, from flushes and
+	// compactions); Bytes is the size of the region's files.
+	Rows, Bytes int64
+	// Reads and Writes count row reads and row mutations since Open.
+	Reads, Writes int64
+	// Files is the number of files over all families.
+	Files int
+}
+
+// Metrics are engine-wide counters.
+type Metrics struct {
+	MemtableBytes int64 // all memtables, mutable and flushing
+	CacheHits     int64
+	CacheMisses   int64
+	CacheBytes    int64
+	Flushes       int64
+	Compactions   int64
+	WALSyncs      int64 // batches made durable
+	Files         int64 // live files
+}

@@ -1,0 +1,312 @@
+package lsm
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/widesql/widesql/kv"
+	"github.com/widesql/widesql/kv/lsm/internal/ikey"
+)
+
+const ctxCheckInterval = 64
+
+// Read returns an iterator over the rows of rs at a snapshot taken now. It
+// holds no lock while iterating: it refs the files and memtables it needs,
+// so long scans never block writers, flushes or compactions. The iterator
+// retains rs's slices until closed. Errors (from Err) wrap
+// kv.ErrInvalidArgument, kv.ErrTableNotFound, kv.ErrClosed, a corruption
+// error naming the file, or are ctx's error.
+func (h *Table) Read(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions) kv.RowIterator {
+	s, t := h.s, h.t
+	it := &rowIterator{s: s, ctx: ctx, opts: opts}
+	if opts.MaxVersions < 0 || opts.Limit < 0 || opts.MinTimestamp < 0 || opts.MaxTimestamp < 0 {
+		it.err = errorf("read %q: negative MaxVersions, Limit or timestamp: %w", t.name, kv.ErrInvalidArgument)
+		return it
+	}
+	if err := ctx.Err(); err != nil {
+		it.err = err
+		return it
+	}
+	if opts.MaxTimestamp >= kv.MaxTimestamp {
+		it.opts.MaxTimestamp = 0
+	}
+	rr := &it.rr
+	rr.opts, rr.versions = &it.opts, max(opts.MaxVersions, 1)
+	rr.vis.fams, rr.vis.nowUS = t.fams, int64(kv.Now())
+	rr.famMask = familyMask(t, &opts)
+	it.spans = spans(rs)
+	s.mu.Lock()
+	if s.closed {
+		it.err = kv.ErrClosed
+	} else if t.dropped {
+		it.err = errorf("table %q: %w", t.name, kv.ErrTableNotFound)
+	} else {
+		it.snap = s.acquireLocked(t, it.spans, rr.famMask, s.visibleSeq.Load())
+		rr.vis.snap = it.snap.seq
+	}
+	s.mu.Unlock()
+	if opts.Reverse && it.snap != nil {
+		slices.Reverse(it.spans)
+		slices.Reverse(it.snap.regions)
+	}
+	return it
+}
+
+// familyMask returns which families a read needs, or nil for all.
+func familyMask(t *table, o *kv.ReadOptions) []bool {
+	if len(o.Families) == 0 && len(o.Columns) == 0 {
+		return nil
+	}
+	mask := make([]bool, len(t.fams))
+	for i, f := range t.fams {
+		inFams := len(o.Families) == 0 || slices.Contains(o.Families, f.name)
+		inCols := len(o.Columns) == 0
+		for _, c := range o.Columns {
+			inCols = inCols || c.Family == f.name
+		}
+		mask[i] = inFams && inCols
+	}
+	return mask
+}
+
+// rowIterator is the kv.RowIterator of a Table: it walks the spans in
+// order and, within each, the regions they overlap, assembling one row at
+// a time from a merge of the region's memtables and files.
+type rowIterator struct {
+	s    *Store
+	ctx  context.Context
+	opts kv.ReadOptions
+	snap *readSnap
+	rr   rowReader
+
+	spans   []span // in iteration order
+	si      int    // current span
+	ri      int    // current region in snap.regions (iteration order)
+	iter    internalIter
+	iterFor int    // index of the region iter belongs to; -1 for a point iter
+	started bool   // the current (span, region) pair is positioned
+	cursor  []byte // reverse: exclusive upper row prefix; forward: unused
+	prefix  []byte
+	lo, hi  []byte
+
+	returned int64
+	err      error
+	done     bool
+}
+
+var _ kv.RowIterator = (*rowIterator)(nil)
+
+func (it *rowIterator) Row() kv.Row         { return it.rr.row }
+func (it *rowIterator) Err() error          { return it.err }
+func (it *rowIterator) Stats() kv.ReadStats { return it.rr.stats }
+
+// Close releases the snapshot; safe to call more than once.
+func (it *rowIterator) Close() error {
+	it.rr.row = kv.Row{}
+	it.finish()
+	return nil
+}
+
+func (it *rowIterator) finish() {
+	if it.done {
+		return
+	}
+	it.done = true
+	if it.iter != nil {
+		it.iter.Close()
+		it.iter = nil
+	}
+	if it.snap != nil {
+		it.s.release(it.snap)
+		it.snap = nil
+	}
+}
+
+// Next advances to the next row with projected cells.
+func (it *rowIterator) Next() bool {
+	it.rr.row = kv.Row{}
+	for it.err == nil && !it.done && (it.opts.Limit == 0 || it.returned < it.opts.Limit) {
+		if it.rr.stats.RowsRead%ctxCheckInterval == 0 {
+			if err := it.ctx.Err(); err != nil {
+				it.err = err
+				break
+			}
+		}
+		ok, more := it.step()
+		if ok {
+			it.returned++
+			return true
+		}
+		if !more {
+			break
+		}
+	}
+	it.finish()
+	return false
+}
+
+// step reads at most one row; ok reports a row in it.rr.row, more whether
+// there may be rows left.
+func (it *rowIterator) step() (ok, more bool) {
+	if it.si >= len(it.spans) || it.snap == nil {
+		return false, false
+	}
+	sp := &it.spans[it.si]
+	rs, found := it.regionOf(sp)
+	if !found {
+		it.nextSpan()
+		return false, true
+	}
+	if sp.point {
+		it.prefix = ikey.RowPrefix(it.prefix[:0], sp.start)
+		iter := rs.newIter(it.prefix)
+		iter.SeekGE(it.prefix)
+		if iter.Valid() && bytes.HasPrefix(iter.Key(), it.prefix) {
+			ok = it.read(rs, iter, it.prefix)
+		}
+		if err := iter.Close(); err != nil && it.err == nil {
+			it.err = it.wrap(err)
+		}
+		it.nextSpan()
+		return ok, true
+	}
+	if it.iterFor != it.ri || it.iter == nil {
+		if it.iter != nil {
+			it.iter.Close()
+		}
+		it.iter, it.iterFor = rs.newIter(nil), it.ri
+		it.started = false
+	}
+	if !it.started {
+		it.started = true
+		it.lo, it.hi = bound(sp.start, rs.r.lower, true), bound(sp.end, rs.r.upper, false)
+		if !it.opts.Reverse {
+			if it.lo == nil {
+				it.iter.First()
+			} else {
+				it.iter.SeekGE(it.lo)
+			}
+		}
+		it.cursor = append(it.cursor[:0], it.hi...)
+		if it.hi == nil {
+			it.cursor = nil
+		}
+	}
+	iter := it.iter
+	if it.opts.Reverse {
+		iter.SeekLT(it.cursor)
+		if !iter.Valid() || (it.lo != nil && bytes.Compare(iter.Key(), it.lo) < 0) {
+			return false, it.endOfRegion(sp, rs.r, iter)
+		}
+	} else if !iter.Valid() || (it.hi != nil && bytes.Compare(iter.Key(), it.hi) >= 0) {
+		return false, it.endOfRegion(sp, rs.r, iter)
+	}
+	p := ikey.RowPrefixOf(iter.Key())
+	if p == nil {
+		it.err = it.wrap(fmt.Errorf("bad internal key %q: %w", iter.Key(), errCorrupt))
+		return false, false
+	}
+	it.prefix = append(it.prefix[:0], p...)
+	if it.opts.Reverse {
+		iter.SeekGE(it.prefix)
+		it.cursor = append(it.cursor[:0], it.prefix...)
+	}
+	return it.read(rs, iter, it.prefix), true
+}
+
+func (it *rowIterator) read(rs *regionSnap, iter internalIter, prefix []byte) bool {
+	ok, err := it.rr.readRow(iter, prefix)
+	if err != nil {
+		it.err = it.wrap(err)
+		return false
+	}
+	rs.r.reads.Add(1)
+	return ok
+}
+
+func (it *rowIterator) wrap(err error) error {
+	return fmt.Errorf("lsm: read: %w", err)
+}
+
+// endOfRegion moves on when the current span has no more rows in region r:
+// to the next span if the span ends inside r (the next span may start in
+// r too), else to the next region.
+func (it *rowIterator) endOfRegion(sp *span, r *region, iter internalIter) bool {
+	if err := iter.Err(); err != nil {
+		it.err = it.wrap(err)
+		return false
+	}
+	it.started = false
+	var spanEndsInside bool
+	if it.opts.Reverse {
+		spanEndsInside = sp.start != nil && (r.start == nil || bytes.Compare(sp.start, r.start) >= 0)
+	} else {
+		spanEndsInside = sp.end != nil && (r.end == nil || bytes.Compare(sp.end, r.end) <= 0)
+	}
+	if spanEndsInside {
+		it.si++
+	} else {
+		it.ri++
+	}
+	return true
+}
+
+func (it *rowIterator) nextSpan() {
+	it.si++
+	it.started = false
+}
+
+// regionOf returns the region snapshot at or after it.ri (in iteration
+// order) overlapping sp, advancing it.ri, or false when sp has no more.
+func (it *rowIterator) regionOf(sp *span) (*regionSnap, bool) {
+	regs := it.snap.regions
+	for ; it.ri < len(regs); it.ri++ {
+		r := regs[it.ri].r
+		before, after := spanBeforeRegion(sp, r), spanAfterRegion(sp, r)
+		if it.opts.Reverse {
+			before, after = after, before
+		}
+		if before {
+			return nil, false
+		}
+		if !after {
+			return &regs[it.ri], true
+		}
+	}
+	return nil, false
+}
+
+// spanBeforeRegion reports whether sp lies entirely before region r.
+func spanBeforeRegion(sp *span, r *region) bool {
+	if r.start == nil {
+		return false
+	}
+	if sp.point {
+		return bytes.Compare(sp.start, r.start) < 0
+	}
+	return sp.end != nil && bytes.Compare(sp.end, r.start) <= 0
+}
+
+// spanAfterRegion reports whether sp lies entirely after region r.
+func spanAfterRegion(sp *span, r *region) bool {
+	return r.end != nil && sp.start != nil && bytes.Compare(sp.start, r.end) >= 0
+}
+
+// bound combines a span bound (a rowkey) with a region bound (a row
+// prefix): the larger lower bound or the smaller upper bound, as a row
+// prefix; nil is unbounded.
+func bound(spanKey, regionPrefix []byte, lower bool) []byte {
+	if spanKey == nil {
+		return regionPrefix
+	}
+	p := ikey.RowPrefix(nil, spanKey)
+	if regionPrefix == nil {
+		return p
+	}
+	if c := bytes.Compare(p, regionPrefix); (lower && c < 0) || (!lower && c > 0) {
+		return regionPrefix
+	}
+	return p
+}

@@ -1,0 +1,135 @@
+package lsm
+
+import (
+	"bytes"
+
+	"github.com/widesql/widesql/kv/lsm/internal/ikey"
+	"github.com/widesql/widesql/kv/lsm/internal/sstable"
+)
+
+// sstIter adapts *sstable.Iter to internalIter.
+type sstIter struct{ it *sstable.Iter }
+
+func (i sstIter) SeekGE(k []byte) { i.it.SeekGE(k) }
+func (i sstIter) SeekLT(k []byte) {
+	if k == nil {
+		i.it.Last()
+	} else {
+		i.it.SeekLT(k)
+	}
+}
+func (i sstIter) First()        { i.it.First() }
+func (i sstIter) Next()         { i.it.Next() }
+func (i sstIter) Valid() bool   { return i.it.Valid() }
+func (i sstIter) Key() []byte   { return i.it.Key() }
+func (i sstIter) Value() []byte { return i.it.Value() }
+func (i sstIter) Err() error    { return i.it.Err() }
+func (i sstIter) Close() error  { return i.it.Close() }
+
+// regionSnap is one region as a read sees it: an immutable state and refs
+// on the files of the families read.
+type regionSnap struct {
+	r     *region
+	st    *regionState
+	files []*fileMeta // ref'd; of the families read
+}
+
+// readSnap is a read's consistent view: the sequence number it reads at and
+// the regions it may visit. Entries with larger sequence numbers are
+// skipped, so memtables need no copy.
+type readSnap struct {
+	seq     uint64
+	regions []regionSnap
+}
+
+// acquireLocked takes a snapshot of the regions of t overlapping spans,
+// with mu held. famMask (nil: all) selects the families whose files are
+// read: other families' files are skipped entirely.
+func (s *Store) acquireLocked(t *table, sp []span, famMask []bool, seq uint64) *readSnap {
+	rs := &readSnap{seq: seq}
+	s.snapshots[seq]++
+	last := -1
+	for _, x := range sp {
+		i := 0
+		if x.start != nil {
+			i = regionFor(t.regions, x.start)
+		}
+		for ; i < len(t.regions); i++ {
+			r := t.regions[i]
+			if x.point && !r.contains(x.start) {
+				break
+			}
+			if !x.point && x.end != nil && r.start != nil && bytes.Compare(r.start, x.end) >= 0 {
+				break
+			}
+			if i > last {
+				rs.regions = append(rs.regions, s.snapRegion(r, famMask))
+				last = i
+			}
+			if x.point {
+				break
+			}
+		}
+	}
+	return rs
+}
+
+func (s *Store) snapRegion(r *region, famMask []bool) regionSnap {
+	rs := regionSnap{r: r, st: r.state}
+	for fi, fs := range r.state.files {
+		if famMask != nil && !famMask[fi] {
+			continue
+		}
+		for _, f := range fs {
+			f.refs.Add(1)
+			rs.files = append(rs.files, f)
+		}
+	}
+	return rs
+}
+
+func (s *Store) release(rs *readSnap) {
+	for _, r := range rs.regions {
+		for _, f := range r.files {
+			s.unref(f)
+		}
+	}
+	s.mu.Lock()
+	if s.snapshots[rs.seq]--; s.snapshots[rs.seq] == 0 {
+		delete(s.snapshots, rs.seq)
+	}
+	s.mu.Unlock()
+	rs.regions = nil
+}
+
+// oldestSnapshot is the smallest sequence number any read may still use.
+func (s *Store) oldestSnapshot() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lo := s.visibleSeq.Load()
+	for seq := range s.snapshots {
+		lo = min(lo, seq)
+	}
+	return lo
+}
+
+// newIter merges the memtables and files of rs. With point set (a row
+// prefix), files whose key bounds or bloom filter exclude the row are
+// skipped.
+func (rs *regionSnap) newIter(point []byte) internalIter {
+	children := make([]internalIter, 0, 1+len(rs.st.imms)+len(rs.files))
+	children = append(children, newMemIter(rs.st.mem))
+	for _, m := range rs.st.imms {
+		children = append(children, newMemIter(m))
+	}
+	for _, f := range rs.files {
+		if point != nil {
+			if bytes.Compare(point, ikey.RowPrefixOf(f.largest)) > 0 ||
+				bytes.Compare(point, ikey.RowPrefixOf(f.smallest)) < 0 || !f.reader.MayContain(point) {
+				continue
+			}
+		}
+		children = append(children, sstIter{f.reader.NewIter()})
+	}
+	return newMergingIter(children)
+}

@@ -1,0 +1,117 @@
+package lsm
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/widesql/widesql/kv/lsm/internal/ikey"
+)
+
+// maybeSplit splits r at a middle rowkey when its files exceed
+// RegionSplitSize. The children share the parent's files (each reads only
+// its own range of them) and are marked for rewrite, so the next
+// compaction gives each child files of its own. The parent's memtable
+// entries are copied into the children's memtables.
+func (s *Store) maybeSplit(r *region) error {
+	s.mu.Lock()
+	t := s.tableOf(r)
+	if t == nil || s.failed != nil || s.closed || r.bytes() <= s.opts.RegionSplitSize || len(r.state.imms) > 0 {
+		s.mu.Unlock()
+		return nil
+	}
+	var big *fileMeta
+	for _, fs := range r.state.files {
+		for _, f := range fs {
+			if big == nil || f.size > big.size {
+				big = f
+			}
+		}
+	}
+	big.refs.Add(1)
+	s.mu.Unlock()
+	mid := s.middleRow(r, big)
+	s.unref(big)
+	if mid == nil || (r.start != nil && bytes.Compare(mid, r.start) <= 0) || (r.end != nil && bytes.Compare(mid, r.end) >= 0) {
+		return nil
+	}
+
+	s.manifestMu.Lock()
+	defer s.manifestMu.Unlock()
+	s.commitMu.Lock()
+	s.mu.Lock()
+	idx := slices.Index(t.regions, r)
+	if idx < 0 || t.dropped || len(r.state.imms) > 0 {
+		s.mu.Unlock()
+		s.commitMu.Unlock()
+		return nil
+	}
+	a := newRegion(s.nextRegionID, r.start, mid, len(t.fams))
+	b := newRegion(s.nextRegionID+1, mid, r.end, len(t.fams))
+	s.nextRegionID += 2
+	for _, c := range []*region{a, b} {
+		c.flushedSeq, c.rewrite = r.flushedSeq, true
+		c.rows.Store(r.rows.Load() / 2)
+		for fi, fs := range r.state.files {
+			c.state.files[fi] = slices.Clone(fs)
+		}
+	}
+	for _, fs := range r.state.files {
+		for _, f := range fs {
+			f.refs.Add(1) // two regions now list it
+		}
+	}
+	old := r.state.mem
+	old.mu.Lock()
+	old.tree.Ascend(func(e entry) bool {
+		c := a
+		if bytes.Compare(e.key, b.lower) >= 0 {
+			c = b
+		}
+		c.state.mem.add([]entry{e}, old.maxSeq.Load(), old.firstWAL.Load())
+		return true
+	})
+	old.mu.Unlock()
+	s.memBytes.Add(a.state.mem.size.Load() + b.state.mem.size.Load() - old.size.Load())
+	regions := slices.Clone(t.regions)
+	regions = slices.Replace(regions, idx, idx+1, a, b)
+	t.regions = regions
+	s.mu.Unlock()
+	s.commitMu.Unlock()
+	s.opts.Logger.Info("lsm: split region", "table", t.name, "region", r.id, "at", mid)
+	if err := s.saveManifest(); err != nil {
+		return err
+	}
+	s.kick()
+	return nil
+}
+
+// middleRow returns the rowkey at about the middle of f's entries within
+// r's range, or nil.
+func (s *Store) middleRow(r *region, f *fileMeta) []byte {
+	count := func(stop int64) ([]byte, int64) {
+		it := f.reader.NewIter()
+		defer it.Close()
+		if r.lower != nil {
+			it.SeekGE(r.lower)
+		} else {
+			it.First()
+		}
+		var n int64
+		for ; it.Valid(); it.Next() {
+			if r.upper != nil && bytes.Compare(it.Key(), r.upper) >= 0 {
+				break
+			}
+			if n == stop {
+				return ikey.Unescape(nil, ikey.RowPrefixOf(it.Key())), n
+			}
+			n++
+		}
+		return nil, n
+	}
+	_, n := count(-1)
+	if n < 2 {
+		return nil
+	}
+	mid, _ := count(n / 2)
+	return mid
+}

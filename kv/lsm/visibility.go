@@ -1,0 +1,148 @@
+package lsm
+
+import (
+	"bytes"
+	"time"
+
+	"github.com/widesql/widesql/kv"
+	"github.com/widesql/widesql/kv/lsm/internal/ikey"
+)
+
+// famInfo is a family of a table as the read and compaction paths need it.
+type famInfo struct {
+	name        string
+	esc         []byte // ikey.AppendEscaped(name): the family slot of its keys
+	maxVersions int    // >= 1
+	ttl         time.Duration
+	compression string
+	idx         int // position in the table's sorted family list
+}
+
+// visibility decides, entry by entry in key order over one row, which cells
+// are live at snapshot seq snap (Bigtable semantics, with tombstones ordered
+// by sequence number rather than timestamp):
+//
+//   - a Set (ts, seq) is visible iff seq <= snap and no tombstone with seq'
+//     in (seq, snap] covers it: DeleteRow the row, DeleteFamily the family,
+//     DeleteCells the column with ts in [start, end);
+//   - among visible Sets of one (column, ts) the highest seq wins;
+//   - only the family's newest MaxVersions visible versions are live;
+//   - cells older than the family's TTL are not live.
+//
+// Tombstones sort before what they cover (see ikey), so one forward pass
+// suffices. Family and column changes are detected on the escaped key parts,
+// which the state copies (the source's keys are only valid until it moves).
+type visibility struct {
+	snap    uint64
+	fams    []famInfo // all families of the table, sorted by name
+	nowUS   int64     // for TTL; microseconds
+	noLimit bool      // ignore MaxVersions (the write path's row reads)
+
+	rowDel uint64
+	fam    *famInfo // nil: a family not in fams
+	famBuf []byte
+	famDel uint64
+	colBuf []byte
+	colDel []delRange
+	lastTS int64 // ts of the last visible version of the column; -1 none
+	liveN  int   // visible versions of the column so far
+}
+
+type delRange struct {
+	start, end int64 // end 0 = unbounded
+	seq        uint64
+}
+
+// verdict is visibility's decision on one entry.
+type verdict uint8
+
+const (
+	hidden    verdict = iota // a Set that is not visible at snap
+	live                     // a visible, live Set
+	shadowed                 // visible but beyond MaxVersions or expired
+	tombstone                // a tombstone with seq <= snap (applied)
+	newer                    // seq > snap
+)
+
+func (v *visibility) resetRow() {
+	v.rowDel, v.famDel = 0, 0
+	v.fam = nil
+	v.famBuf = v.famBuf[:0]
+	v.colBuf = v.colBuf[:0]
+	v.colDel = v.colDel[:0]
+	v.lastTS, v.liveN = -1, 0
+}
+
+func (v *visibility) findFamily(esc []byte) *famInfo {
+	for i := range v.fams {
+		if bytes.Equal(v.fams[i].esc, esc) {
+			return &v.fams[i]
+		}
+	}
+	return nil
+}
+
+// step classifies the entry p with value val. p must belong to the row of
+// the previous calls since resetRow.
+func (v *visibility) step(p *ikey.Parsed, val []byte) (verdict, error) {
+	if p.Kind == ikey.KindDeleteRow {
+		if p.Seq > v.snap {
+			return newer, nil
+		}
+		v.rowDel = max(v.rowDel, p.Seq)
+		v.famDel = max(v.famDel, p.Seq)
+		return tombstone, nil
+	}
+	if !bytes.Equal(p.Family, v.famBuf) {
+		v.famBuf = append(v.famBuf[:0], p.Family...)
+		v.fam = v.findFamily(p.Family)
+		v.famDel = v.rowDel
+		v.colBuf = v.colBuf[:0]
+		v.colDel, v.lastTS, v.liveN = v.colDel[:0], -1, 0
+	}
+	if p.Kind == ikey.KindDeleteFamily {
+		if p.Seq > v.snap {
+			return newer, nil
+		}
+		v.famDel = max(v.famDel, p.Seq)
+		return tombstone, nil
+	}
+	if !bytes.Equal(p.Qualifier, v.colBuf) {
+		v.colBuf = append(v.colBuf[:0], p.Qualifier...)
+		v.colDel, v.lastTS, v.liveN = v.colDel[:0], -1, 0
+	}
+	if p.Seq > v.snap {
+		return newer, nil
+	}
+	if p.Kind == ikey.KindDeleteCells {
+		start, end, err := ikey.DecodeRange(val)
+		if err != nil {
+			return hidden, err
+		}
+		if end >= int64(kv.MaxTimestamp) {
+			end = 0
+		}
+		v.colDel = append(v.colDel, delRange{start: start, end: end, seq: p.Seq})
+		return tombstone, nil
+	}
+	if p.Seq <= v.famDel || p.TS == v.lastTS {
+		return hidden, nil
+	}
+	for _, d := range v.colDel {
+		if d.seq > p.Seq && p.TS >= d.start && (d.end == 0 || p.TS < d.end) {
+			return hidden, nil
+		}
+	}
+	v.lastTS = p.TS
+	v.liveN++
+	if v.fam == nil {
+		return shadowed, nil
+	}
+	if !v.noLimit && v.liveN > v.fam.maxVersions {
+		return shadowed, nil
+	}
+	if v.fam.ttl > 0 && p.TS < v.nowUS-v.fam.ttl.Microseconds() {
+		return shadowed, nil
+	}
+	return live, nil
+}
