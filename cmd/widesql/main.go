@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/widesql/widesql/exec"
+	"github.com/widesql/widesql/kv"
+	"github.com/widesql/widesql/kv/lsm"
 	"github.com/widesql/widesql/kv/memstore"
 	"github.com/widesql/widesql/pgwire"
 )
@@ -37,6 +39,11 @@ func main() {
 	addr := fs.String("addr", "127.0.0.1:5433", "address to listen on (host:port; port 0 picks a free one)")
 	data := fs.String("data", "./widesql-data", "directory for the server's data")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	storeKind := fs.String("store", "disk", "storage engine: disk (durable, under --data) or memory (nothing survives a restart)")
+	memtable := fs.Int64("memtable-size", 64<<20, "bytes a region's memtable holds before it is flushed to a sorted file")
+	budget := fs.Int64("memory-budget", 256<<20, "bytes all memtables may hold together; writers wait above it")
+	cache := fs.Int64("block-cache-size", 128<<20, "bytes of decompressed file blocks kept in memory")
+	noSync := fs.Bool("no-sync", false, "acknowledge writes before they are fsynced (faster; a crash may lose the last acknowledged writes, never half a statement)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usage)
 		fs.PrintDefaults()
@@ -53,39 +60,60 @@ func main() {
 		os.Exit(2)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lvl}))
-	if err := run(*addr, *data, log); err != nil {
+	cfg := config{addr: *addr, data: *data, store: *storeKind, opts: lsm.Options{
+		MemtableSize: *memtable, MemoryBudget: *budget, BlockCacheSize: *cache, NoSync: *noSync, Logger: log}}
+	if err := run(cfg, log); err != nil {
 		log.Error("widesql stopped", "err", err)
 		os.Exit(1)
 	}
 }
 
-func run(addr, dataDir string, log *slog.Logger) error {
+type config struct {
+	addr, data, store string
+	opts              lsm.Options
+}
+
+func run(cfg config, log *slog.Logger) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
-	dir, err := filepath.Abs(dataDir)
+	dir, err := filepath.Abs(cfg.data)
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}
-	// The durable engine (WAL, sorted files) is the next step; until it
-	// lands the store is in memory and nothing survives a restart.
-	log.Warn("storage is in memory: data does not survive a restart", "data", dir)
-	store := memstore.New()
-	defer store.Close()
+	var store kv.Store
+	switch cfg.store {
+	case "disk":
+		s, err := lsm.Open(dir, cfg.opts)
+		if err != nil {
+			return err
+		}
+		store = s
+	case "memory":
+		log.Warn("storage is in memory: data does not survive a restart")
+		store = memstore.New()
+	default:
+		return fmt.Errorf("unknown --store %q (disk or memory)", cfg.store)
+	}
+	defer func() {
+		if err := store.Close(); err != nil {
+			log.Error("closing the store", "err", err)
+		}
+	}()
 
 	eng, err := exec.Open(ctx, store, log)
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return err
 	}
 	srv := pgwire.NewServer(eng, pgwire.WithLogger(log))
-	log.Info("listening", "addr", ln.Addr().String(), "data", dir)
+	log.Info("listening", "addr", ln.Addr().String(), "data", dir, "store", cfg.store)
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ctx, ln) }()
