@@ -36,7 +36,7 @@ func (h *Table) Read(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions) kv.
 	rr.opts, rr.versions = &it.opts, max(opts.MaxVersions, 1)
 	rr.vis.fams, rr.vis.nowUS = t.fams, int64(kv.Now())
 	rr.famMask = familyMask(t, &opts)
-	it.spans = spans(rs)
+	it.spans = rs.Spans(nil)
 	s.mu.Lock()
 	if s.closed {
 		it.err = kv.ErrClosed
@@ -81,9 +81,9 @@ type rowIterator struct {
 	snap *readSnap
 	rr   rowReader
 
-	spans   []span // in iteration order
-	si      int    // current span
-	ri      int    // current region in snap.regions (iteration order)
+	spans   []kv.Span // in iteration order
+	si      int       // current span
+	ri      int       // current region in snap.regions (iteration order)
 	iter    internalIter
 	iterFor int    // index of the region iter belongs to; -1 for a point iter
 	started bool   // the current (span, region) pair is positioned
@@ -159,8 +159,8 @@ func (it *rowIterator) step() (ok, more bool) {
 		it.nextSpan()
 		return false, true
 	}
-	if sp.point {
-		it.prefix = ikey.RowPrefix(it.prefix[:0], sp.start)
+	if sp.Point {
+		it.prefix = ikey.RowPrefix(it.prefix[:0], sp.Start)
 		iter := rs.newIter(it.prefix)
 		iter.SeekGE(it.prefix)
 		if iter.Valid() && bytes.HasPrefix(iter.Key(), it.prefix) {
@@ -181,7 +181,7 @@ func (it *rowIterator) step() (ok, more bool) {
 	}
 	if !it.started {
 		it.started = true
-		it.lo, it.hi = bound(sp.start, rs.r.lower, true), bound(sp.end, rs.r.upper, false)
+		it.lo, it.hi = bound(sp.Start, rs.r.lower, true), bound(sp.End, rs.r.upper, false)
 		if !it.opts.Reverse {
 			if it.lo == nil {
 				it.iter.First()
@@ -233,7 +233,7 @@ func (it *rowIterator) wrap(err error) error {
 // endOfRegion moves on when the current span has no more rows in region r:
 // to the next span if the span ends inside r (the next span may start in
 // r too), else to the next region.
-func (it *rowIterator) endOfRegion(sp *span, r *region, iter internalIter) bool {
+func (it *rowIterator) endOfRegion(sp *kv.Span, r *region, iter internalIter) bool {
 	if err := iter.Err(); err != nil {
 		it.err = it.wrap(err)
 		return false
@@ -241,9 +241,9 @@ func (it *rowIterator) endOfRegion(sp *span, r *region, iter internalIter) bool 
 	it.started = false
 	var spanEndsInside bool
 	if it.opts.Reverse {
-		spanEndsInside = sp.start != nil && (r.start == nil || bytes.Compare(sp.start, r.start) >= 0)
+		spanEndsInside = sp.Start != nil && (r.start == nil || bytes.Compare(sp.Start, r.start) >= 0)
 	} else {
-		spanEndsInside = sp.end != nil && (r.end == nil || bytes.Compare(sp.end, r.end) <= 0)
+		spanEndsInside = sp.End != nil && (r.end == nil || bytes.Compare(sp.End, r.end) <= 0)
 	}
 	if spanEndsInside {
 		it.si++
@@ -260,7 +260,7 @@ func (it *rowIterator) nextSpan() {
 
 // regionOf returns the region snapshot at or after it.ri (in iteration
 // order) overlapping sp, advancing it.ri, or false when sp has no more.
-func (it *rowIterator) regionOf(sp *span) (*regionSnap, bool) {
+func (it *rowIterator) regionOf(sp *kv.Span) (*regionSnap, bool) {
 	regs := it.snap.regions
 	for ; it.ri < len(regs); it.ri++ {
 		r := regs[it.ri].r
@@ -279,19 +279,19 @@ func (it *rowIterator) regionOf(sp *span) (*regionSnap, bool) {
 }
 
 // spanBeforeRegion reports whether sp lies entirely before region r.
-func spanBeforeRegion(sp *span, r *region) bool {
+func spanBeforeRegion(sp *kv.Span, r *region) bool {
 	if r.start == nil {
 		return false
 	}
-	if sp.point {
-		return bytes.Compare(sp.start, r.start) < 0
+	if sp.Point {
+		return bytes.Compare(sp.Start, r.start) < 0
 	}
-	return sp.end != nil && bytes.Compare(sp.end, r.start) <= 0
+	return sp.End != nil && bytes.Compare(sp.End, r.start) <= 0
 }
 
 // spanAfterRegion reports whether sp lies entirely after region r.
-func spanAfterRegion(sp *span, r *region) bool {
-	return r.end != nil && sp.start != nil && bytes.Compare(sp.start, r.end) >= 0
+func spanAfterRegion(sp *kv.Span, r *region) bool {
+	return r.end != nil && sp.Start != nil && bytes.Compare(sp.Start, r.end) >= 0
 }
 
 // bound combines a span bound (a rowkey) with a region bound (a row

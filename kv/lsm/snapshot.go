@@ -3,6 +3,7 @@ package lsm
 import (
 	"bytes"
 
+	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/kv/lsm/internal/ikey"
 	"github.com/widesql/widesql/kv/lsm/internal/sstable"
 )
@@ -45,28 +46,28 @@ type readSnap struct {
 // acquireLocked takes a snapshot of the regions of t overlapping spans,
 // with mu held. famMask (nil: all) selects the families whose files are
 // read: other families' files are skipped entirely.
-func (s *Store) acquireLocked(t *table, sp []span, famMask []bool, seq uint64) *readSnap {
+func (s *Store) acquireLocked(t *table, sp []kv.Span, famMask []bool, seq uint64) *readSnap {
 	rs := &readSnap{seq: seq}
 	s.snapshots[seq]++
 	last := -1
 	for _, x := range sp {
 		i := 0
-		if x.start != nil {
-			i = regionFor(t.regions, x.start)
+		if x.Start != nil {
+			i = regionFor(t.regions, x.Start)
 		}
 		for ; i < len(t.regions); i++ {
 			r := t.regions[i]
-			if x.point && !r.contains(x.start) {
+			if x.Point && !r.contains(x.Start) {
 				break
 			}
-			if !x.point && x.end != nil && r.start != nil && bytes.Compare(r.start, x.end) >= 0 {
+			if !x.Point && x.End != nil && r.start != nil && bytes.Compare(r.start, x.End) >= 0 {
 				break
 			}
 			if i > last {
 				rs.regions = append(rs.regions, s.snapRegion(r, famMask))
 				last = i
 			}
-			if x.point {
+			if x.Point {
 				break
 			}
 		}

@@ -39,7 +39,7 @@ func (t *Table) Read(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions) kv.
 	if opts.MaxTimestamp >= kv.MaxTimestamp {
 		it.opts.MaxTimestamp = 0
 	}
-	it.spans = spans(rs, it.spanBuf[:0])
+	it.spans = rs.Spans(it.spanBuf[:0])
 	if opts.Reverse {
 		slices.Reverse(it.spans)
 	}
@@ -58,9 +58,9 @@ func (t *Table) Read(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions) kv.
 // instead of taking a snapshot.
 const maxLookupKeys = 8
 
-func allPoints(spans []span) bool {
+func allPoints(spans []kv.Span) bool {
 	for i := range spans {
-		if !spans[i].point {
+		if !spans[i].Point {
 			return false
 		}
 	}
@@ -79,8 +79,8 @@ type iterator struct {
 	maxVersions int
 	fillSize    int
 
-	spans     []span // in iteration order
-	spanBuf   [1]span
+	spans     []kv.Span // in iteration order
+	spanBuf   [1]kv.Span
 	lookupBuf [1]*row
 	done      bool // released; Next returns false
 	next      int  // index in spans of the span being read
@@ -164,9 +164,9 @@ func (it *iterator) nextRow() *row {
 			return nil
 		}
 		sp := &it.spans[it.next]
-		if sp.point {
+		if sp.Point {
 			it.next++
-			it.probe.key = sp.start
+			it.probe.key = sp.Start
 			r, _ := it.tree.Get(&it.probe)
 			it.probe.key = nil
 			if r != nil {
@@ -184,7 +184,7 @@ func (it *iterator) nextRow() *row {
 }
 
 // fill fetches the next rows of the range sp, after it.resume if set.
-func (it *iterator) fill(sp *span) {
+func (it *iterator) fill(sp *kv.Span) {
 	if it.visitFwd == nil {
 		it.visitFwd, it.visitRev = it.visitForward, it.visitReverse
 		it.rows = make([]*row, 0, it.fillLimit())
@@ -192,10 +192,10 @@ func (it *iterator) fill(sp *span) {
 	it.rows, it.rowPos = it.rows[:0], 0
 	it.skip = it.resume
 	if !it.opts.Reverse {
-		it.stop = sp.end
+		it.stop = sp.End
 		it.probe.key = it.resume
 		if it.probe.key == nil {
-			it.probe.key = sp.start
+			it.probe.key = sp.Start
 		}
 		if it.probe.key == nil {
 			it.tree.Ascend(it.visitFwd)
@@ -204,9 +204,9 @@ func (it *iterator) fill(sp *span) {
 		}
 	} else {
 		// Both the range end and the resume key are exclusive upper bounds.
-		it.stop = sp.start
+		it.stop = sp.Start
 		if it.skip == nil {
-			it.skip = sp.end
+			it.skip = sp.End
 		}
 		it.probe.key = it.skip
 		if it.probe.key == nil {

@@ -76,14 +76,14 @@ func (t *Table) snapshot() (*btree.BTreeG[*row], error) {
 
 // lookup appends the existing rows among the point spans to buf, under the
 // table lock, so that they are consistent with each other.
-func (t *Table) lookup(spans []span, buf []*row) ([]*row, error) {
+func (t *Table) lookup(spans []kv.Span, buf []*row) ([]*row, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.err != nil {
 		return nil, t.err
 	}
 	for i := range spans {
-		t.probe.key = spans[i].start
+		t.probe.key = spans[i].Start
 		if r, ok := t.tree.Get(&t.probe); ok {
 			buf = append(buf, r)
 		}
