@@ -2,7 +2,6 @@ package lsm
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/widesql/widesql/kv"
 )
@@ -165,41 +164,5 @@ func (s *Store) kick() {
 }
 
 func validateRowMutation(t *table, rm *kv.RowMutation) error {
-	if len(rm.Key) == 0 || len(rm.Key) > kv.MaxKeySize {
-		return fmt.Errorf("key length %d not in [1, %d]: %w", len(rm.Key), kv.MaxKeySize, kv.ErrInvalidArgument)
-	}
-	if rm.Require > kv.RequirePresent {
-		return fmt.Errorf("unknown precondition %d: %w", rm.Require, kv.ErrInvalidArgument)
-	}
-	for j := range rm.Mutations {
-		m := &rm.Mutations[j]
-		if err := validateMutation(t, m); err != nil {
-			return fmt.Errorf("mutation %d: %w", j, err)
-		}
-	}
-	return nil
-}
-
-func validateMutation(t *table, m *kv.Mutation) error {
-	if m.Kind > kv.DeleteRow {
-		return fmt.Errorf("unknown kind %d: %w", m.Kind, kv.ErrInvalidArgument)
-	}
-	if m.Kind == kv.DeleteRow {
-		return nil
-	}
-	if _, ok := t.famIdx[m.Family]; !ok {
-		return fmt.Errorf("family %q: %w", m.Family, kv.ErrFamilyNotFound)
-	}
-	valid := func(ts kv.Timestamp) bool { return ts >= 0 && ts%1000 == 0 }
-	switch m.Kind {
-	case kv.SetCell:
-		if !valid(m.Timestamp) {
-			return fmt.Errorf("timestamp %d: %w", m.Timestamp, kv.ErrInvalidArgument)
-		}
-	case kv.DeleteCells:
-		if !valid(m.Start) || !valid(m.End) || (m.End != 0 && m.End < m.Start) {
-			return fmt.Errorf("timestamp range [%d, %d): %w", m.Start, m.End, kv.ErrInvalidArgument)
-		}
-	}
-	return nil
+	return rm.Validate(func(f string) bool { _, ok := t.famIdx[f]; return ok })
 }

@@ -146,42 +146,5 @@ func (t *Table) Apply(ctx context.Context, batch []kv.RowMutation) error {
 
 // validateRowMutation checks rm without looking at the table's rows.
 func (t *Table) validateRowMutation(rm *kv.RowMutation) error {
-	if len(rm.Key) == 0 || len(rm.Key) > kv.MaxKeySize {
-		return fmt.Errorf("key length %d not in [1, %d]: %w", len(rm.Key), kv.MaxKeySize, kv.ErrInvalidArgument)
-	}
-	if rm.Require > kv.RequirePresent {
-		return fmt.Errorf("unknown precondition %d: %w", rm.Require, kv.ErrInvalidArgument)
-	}
-	for j := range rm.Mutations {
-		if err := t.validateMutation(&rm.Mutations[j]); err != nil {
-			return fmt.Errorf("mutation %d: %w", j, err)
-		}
-	}
-	return nil
+	return rm.Validate(func(f string) bool { _, ok := t.families[f]; return ok })
 }
-
-func (t *Table) validateMutation(m *kv.Mutation) error {
-	if m.Kind > kv.DeleteRow {
-		return fmt.Errorf("unknown kind %d: %w", m.Kind, kv.ErrInvalidArgument)
-	}
-	if m.Kind == kv.DeleteRow {
-		return nil
-	}
-	if _, ok := t.families[m.Family]; !ok {
-		return fmt.Errorf("family %q: %w", m.Family, kv.ErrFamilyNotFound)
-	}
-	switch m.Kind {
-	case kv.SetCell:
-		if !validTimestamp(m.Timestamp) {
-			return fmt.Errorf("timestamp %d: %w", m.Timestamp, kv.ErrInvalidArgument)
-		}
-	case kv.DeleteCells:
-		if !validTimestamp(m.Start) || !validTimestamp(m.End) || (m.End != 0 && m.End < m.Start) {
-			return fmt.Errorf("timestamp range [%d, %d): %w", m.Start, m.End, kv.ErrInvalidArgument)
-		}
-	}
-	return nil
-}
-
-// validTimestamp reports whether ts is non-negative and millisecond-aligned.
-func validTimestamp(ts kv.Timestamp) bool { return ts >= 0 && ts%1000 == 0 }
