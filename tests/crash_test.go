@@ -1,13 +1,10 @@
 package tests
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net"
-	"os/exec"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -152,39 +149,7 @@ func connectTo(t *testing.T, s *server) *pgx.Conn {
 // test kills it. A cleanup kills it if the test left it running.
 func startDiskServer(t *testing.T, dir string) *server {
 	t.Helper()
-	s := &server{log: &syncBuffer{}, done: make(chan struct{})}
-	s.cmd = exec.Command(serverBin, "--addr", "127.0.0.1:0", "--data", dir, "--store=disk")
-	stderr, err := s.cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.cmd.Stdout = s.log
-	if err := s.cmd.Start(); err != nil {
-		t.Fatalf("starting widesql: %v", err)
-	}
-	addrc := make(chan string, 1)
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			line := sc.Text()
-			s.log.WriteString(line + "\n")
-			if m := listeningRE.FindStringSubmatch(line); m != nil {
-				select {
-				case addrc <- m[1]:
-				default:
-				}
-			}
-		}
-		io.Copy(s.log, stderr)
-	}()
-	go func() {
-		<-copied
-		s.err = s.cmd.Wait()
-		close(s.done)
-	}()
+	s := launchServer(t, "--data", dir, "--store=disk")
 	t.Cleanup(func() {
 		select {
 		case <-s.done:
@@ -196,13 +161,7 @@ func startDiskServer(t *testing.T, dir string) *server {
 			t.Logf("widesql output:\n%s", s.log.String())
 		}
 	})
-	select {
-	case s.addr = <-addrc:
-	case <-s.done:
-		t.Fatalf("widesql exited before listening: %v\n%s", s.err, s.log.String())
-	case <-time.After(startTimeout):
-		t.Fatalf("widesql printed no `msg=listening addr=` line within %v", startTimeout)
-	}
+	s.awaitListening(t)
 	return s
 }
 

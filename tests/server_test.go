@@ -24,11 +24,12 @@ var listeningRE = regexp.MustCompile(`msg=listening addr=(127\.0\.0\.1:[0-9]+)`)
 
 // server is one widesql process owned by one test.
 type server struct {
-	addr string // host:port it listens on
-	cmd  *exec.Cmd
-	log  *syncBuffer // the process's stderr and stdout
-	done chan struct{}
-	err  error // Wait's result, valid after done is closed
+	addr  string // host:port it listens on
+	cmd   *exec.Cmd
+	log   *syncBuffer // the process's stderr and stdout
+	done  chan struct{}
+	err   error       // Wait's result, valid after done is closed
+	addrc chan string // the address from the "listening" line
 }
 
 // startServer starts a fresh widesql on a random loopback port with an empty
@@ -40,8 +41,18 @@ func startServer(t *testing.T) *server {
 	if serverBin == "" {
 		t.Fatal("startServer: no widesql binary (running against PostgreSQL?)")
 	}
-	s := &server{log: &syncBuffer{}, done: make(chan struct{})}
-	s.cmd = exec.Command(serverBin, "--addr", "127.0.0.1:0", "--data", t.TempDir())
+	s := launchServer(t, "--data", t.TempDir())
+	t.Cleanup(func() { s.stop(t) })
+	s.awaitListening(t)
+	return s
+}
+
+// launchServer starts the widesql binary on a random loopback port with the
+// extra args, capturing its output; awaitListening then waits for its address.
+func launchServer(t *testing.T, args ...string) *server {
+	t.Helper()
+	s := &server{log: &syncBuffer{}, done: make(chan struct{}), addrc: make(chan string, 1)}
+	s.cmd = exec.Command(serverBin, append([]string{"--addr", "127.0.0.1:0"}, args...)...)
 	stderr, err := s.cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +61,6 @@ func startServer(t *testing.T) *server {
 	if err := s.cmd.Start(); err != nil {
 		t.Fatalf("starting widesql: %v", err)
 	}
-	addrc := make(chan string, 1)
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
@@ -61,7 +71,7 @@ func startServer(t *testing.T) *server {
 			s.log.WriteString(line + "\n")
 			if m := listeningRE.FindStringSubmatch(line); m != nil {
 				select {
-				case addrc <- m[1]:
+				case s.addrc <- m[1]:
 				default:
 				}
 			}
@@ -73,16 +83,20 @@ func startServer(t *testing.T) *server {
 		s.err = s.cmd.Wait()
 		close(s.done)
 	}()
-	t.Cleanup(func() { s.stop(t) })
+	return s
+}
 
+// awaitListening waits for the server's "listening" line and records its
+// address.
+func (s *server) awaitListening(t *testing.T) {
+	t.Helper()
 	select {
-	case s.addr = <-addrc:
+	case s.addr = <-s.addrc:
 	case <-s.done:
-		t.Fatalf("widesql exited before listening: %v", s.err)
+		t.Fatalf("widesql exited before listening: %v\n%s", s.err, s.log.String())
 	case <-time.After(startTimeout):
 		t.Fatalf("widesql printed no `msg=listening addr=` line within %v", startTimeout)
 	}
-	return s
 }
 
 // stop sends SIGTERM and requires a clean exit.
