@@ -246,3 +246,25 @@ func (e *ConditionError) Error() string { return "kv: precondition failed" }
 
 // Unwrap lets errors.Is(err, ErrConditionFailed) match.
 func (e *ConditionError) Unwrap() error { return ErrConditionFailed }
+
+// Snapshotter is an optional capability of a Store, found by type
+// assertion: reading many tables at one consistent point in time.
+// Transactions use it for snapshot isolation. A store without it (Cloud
+// Bigtable) gives each read its own snapshot instead.
+type Snapshotter interface {
+	// Snapshot pins the store's current state: reads through it see every
+	// Apply that returned before the call and nothing applied after it,
+	// for as long as the snapshot is held. The caller must Release it.
+	Snapshot(ctx context.Context) (Snapshot, error)
+}
+
+// Snapshot is a pinned, read-only view of a Store. It is safe for
+// concurrent use; Release ends it, after which reads return ErrClosed.
+type Snapshot interface {
+	// Read is Table.Read on the named table as of the snapshot. A table
+	// created after the snapshot, or unknown, gives an iterator whose Err
+	// wraps ErrTableNotFound.
+	Read(ctx context.Context, table string, rs RowSet, opts ReadOptions) RowIterator
+	// Release unpins the snapshot. It is safe to call more than once.
+	Release()
+}

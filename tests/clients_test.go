@@ -15,48 +15,29 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/lib/pq"
+	"github.com/widesql/widesql/tests/sqltest"
 )
-
-// A sqlClient runs one statement at a time on one connection and reports
-// results in the test files' text form: each value as PostgreSQL's text
-// output, NULL for null, (empty) for the empty string.
-type sqlClient interface {
-	// exec runs a statement and returns the rows affected from its command tag.
-	exec(ctx context.Context, query string) (int64, error)
-	// query runs a statement and returns its column names and rows.
-	query(ctx context.Context, query string) (cols []string, rows [][]string, err error)
-	// broken reports whether the connection is unusable.
-	broken() bool
-}
 
 // clientMode is one way of talking to the server; every SQL file runs under
 // each of them.
 type clientMode struct {
 	name    string
-	connect func(t *testing.T, tg target) sqlClient
+	connect func(t *testing.T, tg target) sqltest.Client
 }
 
 var clientModes = []clientMode{
-	{"pgx-extended", func(t *testing.T, tg target) sqlClient {
+	{"pgx-extended", func(t *testing.T, tg target) sqltest.Client {
 		return connectPgx(t, tg, pgx.QueryExecModeCacheStatement)
 	}},
-	{"pgx-simple", func(t *testing.T, tg target) sqlClient {
+	{"pgx-simple", func(t *testing.T, tg target) sqltest.Client {
 		return connectPgx(t, tg, pgx.QueryExecModeSimpleProtocol)
 	}},
 	{"libpq", connectLibpq},
 }
 
-const (
-	nullText  = "NULL"
-	emptyText = "(empty)"
-)
+const nullText = sqltest.NullText
 
-func cellText(s string) string {
-	if s == "" {
-		return emptyText
-	}
-	return s
-}
+var cellText = sqltest.CellText
 
 // pgxClient checks exactly what the server sent: in both modes every result
 // column is requested in text format (QueryResultFormats{0}, which the
@@ -70,7 +51,7 @@ type pgxClient struct {
 	mode pgx.QueryExecMode
 }
 
-func connectPgx(t *testing.T, tg target, mode pgx.QueryExecMode) sqlClient {
+func connectPgx(t *testing.T, tg target, mode pgx.QueryExecMode) sqltest.Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -111,17 +92,17 @@ func (c *pgxClient) run(ctx context.Context, query string) ([]string, [][]string
 	return cols, out, rows.CommandTag(), rows.Err()
 }
 
-func (c *pgxClient) exec(ctx context.Context, query string) (int64, error) {
+func (c *pgxClient) Exec(ctx context.Context, query string) (int64, error) {
 	_, _, tag, err := c.run(ctx, query)
 	return tag.RowsAffected(), err
 }
 
-func (c *pgxClient) query(ctx context.Context, query string) ([]string, [][]string, error) {
+func (c *pgxClient) Query(ctx context.Context, query string) ([]string, [][]string, error) {
 	cols, rows, _, err := c.run(ctx, query)
 	return cols, rows, err
 }
 
-func (c *pgxClient) broken() bool { return c.conn.IsClosed() }
+func (c *pgxClient) Broken() bool { return c.conn.IsClosed() }
 
 // libpqClient goes through database/sql, which hands back lib/pq's decoded
 // values (lib/pq uses the simple protocol for statements without
@@ -132,7 +113,7 @@ type libpqClient struct {
 	conn *sql.Conn
 }
 
-func connectLibpq(t *testing.T, tg target) sqlClient {
+func connectLibpq(t *testing.T, tg target) sqltest.Client {
 	t.Helper()
 	db, err := sql.Open("postgres", tg.url())
 	if err != nil {
@@ -149,7 +130,7 @@ func connectLibpq(t *testing.T, tg target) sqlClient {
 	return &libpqClient{conn: conn}
 }
 
-func (c *libpqClient) exec(ctx context.Context, query string) (int64, error) {
+func (c *libpqClient) Exec(ctx context.Context, query string) (int64, error) {
 	res, err := c.conn.ExecContext(ctx, query)
 	if err != nil {
 		return 0, err
@@ -157,7 +138,7 @@ func (c *libpqClient) exec(ctx context.Context, query string) (int64, error) {
 	return res.RowsAffected()
 }
 
-func (c *libpqClient) query(ctx context.Context, query string) ([]string, [][]string, error) {
+func (c *libpqClient) Query(ctx context.Context, query string) ([]string, [][]string, error) {
 	rows, err := c.conn.QueryContext(ctx, query)
 	if err != nil {
 		return nil, nil, err
@@ -190,7 +171,7 @@ func (c *libpqClient) query(ctx context.Context, query string) ([]string, [][]st
 	return cols, out, rows.Err()
 }
 
-func (c *libpqClient) broken() bool {
+func (c *libpqClient) Broken() bool {
 	return c.conn.PingContext(context.Background()) != nil
 }
 

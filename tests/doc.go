@@ -11,10 +11,12 @@
 //     server, or, with WIDESQL_TEST_PG set, a new database on a real
 //     PostgreSQL, so every suite here can check that its expectations are
 //     PostgreSQL's.
-//   - sqlfile_test.go parses testdata/sql/*.sql (the format is described
-//     there); logic_test.go runs each file with three clients
-//     (clients_test.go): pgx extended protocol, pgx simple protocol and
-//     lib/pq through database/sql.
+//   - package sqltest parses testdata/sql/*.sql (the format is described
+//     in its file.go) and runs a file through any client; logic_test.go
+//     runs each file with three clients (clients_test.go): pgx extended
+//     protocol, pgx simple protocol and lib/pq through database/sql.
+//     exec's TestSQLFiles runs the same files in-process, straight into
+//     an exec.Session, on the in-memory store and on the durable engine.
 //   - protocol_test.go drives the wire protocol message by message with
 //     pgproto3; params_test.go covers parameters and binary formats;
 //     psql_test.go runs the psql binary.

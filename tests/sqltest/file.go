@@ -1,5 +1,8 @@
-package tests
-
+// Package sqltest reads widesql's SQL test files and runs them through any
+// client: the end-to-end suites in tests/ run them over pgwire with pgx and
+// lib/pq, exec runs them in-process, and both can point at a real
+// PostgreSQL to check the expectations.
+//
 // The SQL test file format, a dialect of sqllogictest:
 //
 //	# a comment; comments directly above a record may carry markers:
@@ -31,6 +34,7 @@ package tests
 // with one column is compared line for line, spaces and all. NULL stands for
 // null and (empty) for the empty string. A line `# file: widesql-only`
 // anywhere makes the whole file widesql-only.
+package sqltest
 
 import (
 	"fmt"
@@ -40,48 +44,50 @@ import (
 	"strings"
 )
 
-type recordKind int
+type RecordKind int
 
 const (
-	statementOK recordKind = iota
-	statementCount
-	statementError
-	queryRows
-	queryError
+	StatementOK RecordKind = iota
+	StatementCount
+	StatementError
+	QueryRows
+	QueryError
 )
 
 // record is one test case in a SQL file.
 type record struct {
 	line     int // 1-based line of the header, for messages
-	kind     recordKind
+	kind     RecordKind
 	sql      string
-	count    int64  // statementCount
-	code     string // statementError, queryError: SQLSTATE
-	message  string // statementError, queryError: optional message substring
+	count    int64  // StatementCount
+	code     string // StatementError, QueryError: SQLSTATE
+	message  string // StatementError, QueryError: optional message substring
 	rowsort  bool
 	colnames bool
-	expected []string // queryRows: the lines after ----
-	resultAt [2]int   // queryRows: 0-based line range [from, to) of expected, for -rewrite
+	expected []string // QueryRows: the lines after ----
+	resultAt [2]int   // QueryRows: 0-based line range [from, to) of expected, for -rewrite
 	onlyOnWS bool     // # widesql-only
 	onlyOnPG bool     // # postgres-only
 }
 
-// sqlFile is a parsed test file.
-type sqlFile struct {
-	path        string
+// File is a parsed test file.
+type File struct {
+	Path string
+	// WidesqlOnly is set by a `# file: widesql-only` line: the file does
+	// not run against PostgreSQL.
+	WidesqlOnly bool
 	lines       []string
 	records     []*record
-	widesqlOnly bool
 }
 
 var fieldSepRE = regexp.MustCompile(`\t+| {2,}`)
 
-func parseSQLFile(path string) (*sqlFile, error) {
+func ParseFile(path string) (*File, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	f := &sqlFile{path: path, lines: strings.Split(strings.TrimRight(string(data), "\n"), "\n")}
+	f := &File{Path: path, lines: strings.Split(strings.TrimRight(string(data), "\n"), "\n")}
 	var wsOnly, pgOnly bool
 	for i := 0; i < len(f.lines); i++ {
 		line := strings.TrimRight(f.lines[i], " \t\r")
@@ -92,7 +98,7 @@ func parseSQLFile(path string) (*sqlFile, error) {
 		case strings.HasPrefix(line, "#"):
 			switch text := strings.TrimSpace(strings.TrimPrefix(line, "#")); {
 			case text == "file: widesql-only":
-				f.widesqlOnly = true
+				f.WidesqlOnly = true
 			case strings.HasPrefix(text, "widesql-only"):
 				wsOnly = true
 			case strings.HasPrefix(text, "postgres-only"):
@@ -118,7 +124,7 @@ func parseSQLFile(path string) (*sqlFile, error) {
 			return nil, fmt.Errorf("%s:%d: record has no SQL", path, r.line)
 		}
 		hasResult := i < len(f.lines) && strings.TrimSpace(f.lines[i]) == "----"
-		if hasResult != (r.kind == queryRows) {
+		if hasResult != (r.kind == QueryRows) {
 			return nil, fmt.Errorf("%s:%d: only `query` records (and all of them) have a ---- result block", path, r.line)
 		}
 		if hasResult {
@@ -152,21 +158,21 @@ func (r *record) parseHeader(line string) error {
 	}
 	switch {
 	case len(fields) == 2 && fields[0] == "statement" && fields[1] == "ok":
-		r.kind = statementOK
+		r.kind = StatementOK
 	case len(fields) == 3 && fields[0] == "statement" && fields[1] == "count":
 		n, err := strconv.ParseInt(fields[2], 10, 64)
 		if err != nil {
 			return fmt.Errorf("bad count in %q", line)
 		}
-		r.kind, r.count = statementCount, n
+		r.kind, r.count = StatementCount, n
 	case len(fields) >= 2 && fields[0] == "statement" && fields[1] == "error":
-		r.kind = statementError
+		r.kind = StatementError
 		return errorArgs()
 	case len(fields) >= 2 && fields[0] == "query" && fields[1] == "error":
-		r.kind = queryError
+		r.kind = QueryError
 		return errorArgs()
 	case fields[0] == "query":
-		r.kind = queryRows
+		r.kind = QueryRows
 		for _, opt := range fields[1:] {
 			switch opt {
 			case "rowsort":
@@ -223,7 +229,7 @@ func formatRows(rows [][]string) []string {
 
 // rewriteResults writes f back with the expected lines of each record in
 // results replaced.
-func (f *sqlFile) rewriteResults(results map[*record][]string) error {
+func (f *File) rewriteResults(results map[*record][]string) error {
 	var out []string
 	next := 0
 	for _, r := range f.records {
@@ -236,5 +242,5 @@ func (f *sqlFile) rewriteResults(results map[*record][]string) error {
 		next = r.resultAt[1]
 	}
 	out = append(out, f.lines[next:]...)
-	return os.WriteFile(f.path, []byte(strings.Join(out, "\n")+"\n"), 0o644)
+	return os.WriteFile(f.Path, []byte(strings.Join(out, "\n")+"\n"), 0o644)
 }
