@@ -26,6 +26,12 @@ const (
 // are ctx's error. Families and columns the table lacks simply match no cells,
 // as in Bigtable.
 func (t *Table) Read(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions) kv.RowIterator {
+	return t.read(ctx, rs, opts, nil)
+}
+
+// read is Read over tree, a clone of a snapshot's tree that the iterator
+// takes ownership of, or over the live table when tree is nil.
+func (t *Table) read(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions, tree *btree.BTreeG[*row]) kv.RowIterator {
 	it := &iterator{ctx: ctx, opts: opts, fillSize: t.fillSize}
 	if opts.MaxVersions < 0 || opts.Limit < 0 || opts.MinTimestamp < 0 || opts.MaxTimestamp < 0 {
 		it.err = fmt.Errorf("memstore: read %q: negative MaxVersions, Limit or timestamp: %w", t.name, kv.ErrInvalidArgument)
@@ -42,6 +48,10 @@ func (t *Table) Read(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions) kv.
 	it.spans = rs.Spans(it.spanBuf[:0])
 	if opts.Reverse {
 		slices.Reverse(it.spans)
+	}
+	if tree != nil {
+		it.tree = tree // a private clone, owned by the iterator from now on
+		return it
 	}
 	if len(it.spans) <= maxLookupKeys && allPoints(it.spans) {
 		// Immutable rows make the looked-up rows a snapshot by themselves;
