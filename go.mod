@@ -3,6 +3,7 @@ module github.com/widesql/widesql
 go 1.26.8
 
 require (
+	github.com/cockroachdb/apd/v3 v3.2.3
 	github.com/google/btree v1.1.3
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/klauspost/compress v1.20.3

@@ -39,6 +39,24 @@
 //	  smaller than anything that can follow a data byte in a longer string:
 //	  a data byte 01..FF or an escaped zero 00 FF.
 //
+// The types added with issue 4 (docs/ARCHITECTURE.md has the table):
+//
+//	real       4 bytes  float8's scheme on the float32 bits
+//	date       4 bytes  days since 1970, sign flipped; ±infinity the extremes
+//	time, timestamptz
+//	           8 bytes  microseconds, sign flipped
+//	interval   16 bytes total days with 30-day months, then µs in the day
+//	uuid       16 bytes raw
+//	char(n)    as text with trailing spaces stripped
+//	numeric    tag, exponent, two digits per byte, 00 (appendNumericKey)
+//	jsonb      kind tag, counts, elements (appendJSONKey)
+//	arrays     01 elem | 02 (NULL) ..., 00
+//
+// Equal values encode equally (1.5 and 1.50, '1 mon' and '30 days', 'ab'
+// and 'ab  ' in char(4)), as a unique key requires, so such keys decode
+// to one canonical form; see numericFromKey and intervalFromKey. json has
+// no key encoding (HasKeyEncoding).
+//
 // The ints are fixed-width by declared type, so a smallint key column costs
 // two bytes. Values must already have the column's type (the executor casts
 // before encoding).

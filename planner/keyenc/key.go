@@ -16,6 +16,27 @@ const (
 	terminator byte = 0x01 // 00 01 ends the string
 )
 
+// Array element markers: each element is arrayElem and its key, or
+// arrayNull; arrayEnd closes the array, so a prefix sorts first and NULL
+// elements sort after non-NULL ones.
+const (
+	arrayEnd  byte = 0x00
+	arrayElem byte = 0x01
+	arrayNull byte = 0x02
+)
+
+// HasKeyEncoding reports whether t can be a rowkey column. json cannot:
+// PostgreSQL has no btree ordering for json (jsonb has one).
+func HasKeyEncoding(t types.T) bool {
+	switch t.Kind {
+	case types.JSON:
+		return false
+	case types.Array:
+		return HasKeyEncoding(t.ElemType())
+	}
+	return true
+}
+
 // canonicalNaN is the single NaN bit pattern written to keys.
 const canonicalNaN uint64 = 0x7ff8000000000000
 
@@ -44,6 +65,36 @@ func AppendKey(buf []byte, d types.Datum, t types.T, desc bool) []byte {
 	case types.Text, types.Bytea, types.Unknown:
 		buf = appendEscaped(buf, d.S)
 		buf = append(buf, escape, terminator)
+	case types.BPChar:
+		buf = appendEscaped(buf, strings.TrimRight(d.S, " "))
+		buf = append(buf, escape, terminator)
+	case types.Float4:
+		buf = binary.BigEndian.AppendUint32(buf, float4KeyBits(float32(d.F)))
+	case types.Numeric:
+		buf = appendNumericKey(buf, d.Numeric())
+	case types.Date:
+		buf = binary.BigEndian.AppendUint32(buf, dateKey(d.I))
+	case types.Time, types.TimestampTZ:
+		buf = binary.BigEndian.AppendUint64(buf, uint64(d.I)^(1<<63))
+	case types.Interval:
+		days, micros := types.IntervalTotal(d)
+		buf = binary.BigEndian.AppendUint64(buf, uint64(days)^(1<<63))
+		buf = binary.BigEndian.AppendUint64(buf, uint64(micros))
+	case types.UUID:
+		buf = append(buf, d.S...)
+	case types.JSONB:
+		v := types.JSONDoc(d)
+		buf = appendJSONKey(buf, &v)
+	case types.Array:
+		et := t.ElemType()
+		for _, e := range d.ArrayValue().Elems {
+			if e.IsNull() {
+				buf = append(buf, arrayNull)
+				continue
+			}
+			buf = AppendKey(append(buf, arrayElem), e, et, false)
+		}
+		buf = append(buf, arrayEnd)
 	default:
 		panic("keyenc: no key encoding for " + t.String())
 	}
@@ -182,6 +233,56 @@ func DecodeKey(b []byte, t types.T, desc bool) (types.Datum, []byte, error) {
 			return types.Null, nil, err
 		}
 		return types.NewFloat(floatFromKeyBits(v)), b[8:], nil
+	case types.Float4:
+		v, err := fixed(4)
+		if err != nil {
+			return types.Null, nil, err
+		}
+		return types.NewFloat4(float4FromKeyBits(uint32(v))), b[4:], nil
+	case types.Date:
+		v, err := fixed(4)
+		if err != nil {
+			return types.Null, nil, err
+		}
+		return types.NewDate(dateFromKey(uint32(v))), b[4:], nil
+	case types.Time, types.TimestampTZ:
+		v, err := fixed(8)
+		if err != nil {
+			return types.Null, nil, err
+		}
+		return types.Datum{K: t.Kind, NotNull: true, I: int64(v ^ (1 << 63))}, b[8:], nil
+	case types.Interval:
+		if len(b) < 16 {
+			return types.Null, nil, corrupt(t, "%d bytes, want 16", len(b))
+		}
+		v, _ := fixed(8)
+		days := int64(v ^ (1 << 63))
+		var micros uint64
+		for _, c := range b[8:16] {
+			micros = micros<<8 | uint64(c^mask)
+		}
+		if micros >= 86400e6 || days/30 > math.MaxInt32 || days/30 < math.MinInt32 {
+			return types.Null, nil, corrupt(t, "interval total %d days %d micros", days, micros)
+		}
+		return intervalFromKey(days, int64(micros)), b[16:], nil
+	case types.UUID:
+		if len(b) < 16 {
+			return types.Null, nil, corrupt(t, "%d bytes, want 16", len(b))
+		}
+		u := make([]byte, 16)
+		for i := range u {
+			u[i] = b[i] ^ mask
+		}
+		return types.NewBytea(u).WithKind(types.UUID), b[16:], nil
+	case types.BPChar:
+		s, rest, err := decodeString(b, mask, t)
+		if err != nil {
+			return types.Null, nil, err
+		}
+		d, err := types.Cast(types.NewText(s), t)
+		return d, rest, err
+	case types.Numeric, types.JSONB, types.Array:
+		return decodeVarKey(b, t, desc)
 	case types.Text, types.Bytea, types.Unknown:
 		s, rest, err := decodeString(b, mask, t)
 		if err != nil {
@@ -192,6 +293,72 @@ func DecodeKey(b []byte, t types.T, desc bool) (types.Datum, []byte, error) {
 		return d, rest, nil
 	}
 	return types.Null, nil, corrupt(t, "no key encoding for the type")
+}
+
+// decodeVarKey decodes the variable-length encodings that are not strings
+// (numeric, jsonb, arrays). A DESC column is un-inverted into a copy.
+func decodeVarKey(b []byte, t types.T, desc bool) (types.Datum, []byte, error) {
+	in := b
+	if desc {
+		in = make([]byte, len(b))
+		for i, c := range b {
+			in[i] = ^c
+		}
+	}
+	d, rest, err := decodeVarKeyAsc(in, t)
+	if err != nil {
+		return types.Null, nil, err
+	}
+	return d, b[len(b)-len(rest):], nil
+}
+
+func decodeVarKeyAsc(b []byte, t types.T) (types.Datum, []byte, error) {
+	switch t.Kind {
+	case types.Numeric:
+		v, rest, err := decodeNumericKey(b, t)
+		if err != nil {
+			return types.Null, nil, err
+		}
+		return numericFromKey(v, t), rest, nil
+	case types.JSONB:
+		v, rest, err := decodeJSONKey(b, t, 0)
+		if err != nil {
+			return types.Null, nil, err
+		}
+		return types.NewJSONB(string(v.AppendJSONB(nil))), rest, nil
+	}
+	et := t.ElemType()
+	elems := []types.Datum{}
+	for {
+		if len(b) == 0 {
+			return types.Null, nil, corrupt(t, "unterminated array")
+		}
+		switch b[0] {
+		case arrayEnd:
+			return types.NewArray(et, elems), b[1:], nil
+		case arrayNull:
+			elems, b = append(elems, types.Null), b[1:]
+		case arrayElem:
+			e, rest, err := DecodeKey(b[1:], et, false)
+			if err != nil {
+				return types.Null, nil, err
+			}
+			elems, b = append(elems, e), rest
+		default:
+			return types.Null, nil, corrupt(t, "array marker %#x", b[0])
+		}
+	}
+}
+
+// intervalFromKey rebuilds an interval from its key total: days (months
+// counted as 30 days) and micros within the day. Equal intervals share one
+// key, so the original split is not kept: whole multiples of 30 days read
+// back as months ('1 mon' and '1 year' round-trip, '30 days' reads back as
+// '1 mon', '45 days' as '1 mon 15 days'), like PostgreSQL's
+// justify_days.
+func intervalFromKey(days, micros int64) types.Datum {
+	months := days / 30
+	return types.NewInterval(int32(months), int32(days-months*30), micros)
 }
 
 // decodeString decodes an escaped, terminated string; mask is 0xFF for DESC.

@@ -62,7 +62,14 @@ func TestDecodeBinaryErrors(t *testing.T) {
 		{TInt8, []byte{1, 2, 3, 4}, "22P03"},
 		{TFloat8, []byte{1, 2}, "22P03"},
 		{TTimestamp, []byte{1}, "22P03"},
-		{TTimestamp, []byte{0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, "0A000"},
+		{TDate, []byte{1, 2}, "22P03"},
+		{TInterval, []byte{1, 2}, "22P03"},
+		{TUUID, []byte{1, 2}, "22P03"},
+		{TNumeric, []byte{0, 1, 0, 0, 0, 0, 0, 0}, "22P03"},
+		{TNumeric, []byte{0, 0, 0, 0, 0x12, 0x34, 0, 0}, "22P03"},
+		{TJSONB, []byte("{}"), "22P03"},
+		{TJSON, []byte("{"), "22P02"},
+		{ArrayOf(TInt4), []byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 25}, "42804"},
 		{TTimestamp, []byte{0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe}, "22008"},
 		{TText, []byte{0xff}, "22021"},
 		{T{Kind: Text, VarChar: true, Width: 1}, []byte("ab"), "22001"},
@@ -86,7 +93,25 @@ func TestTypeMetadata(t *testing.T) {
 		{"INT", OIDInt4, "integer", 4, -1},
 		{"int8", OIDInt8, "bigint", 8, -1},
 		{"double  precision", OIDFloat8, "double precision", 8, -1},
-		{"real", OIDFloat8, "double precision", 8, -1},
+		{"real", OIDFloat4, "real", 4, -1},
+		{"numeric(10,2)", OIDNumeric, "numeric(10,2)", -1, 655366},
+		{"decimal", OIDNumeric, "numeric", -1, -1},
+		{"char(3)", OIDBPChar, "character(3)", -1, 7},
+		{"character", OIDBPChar, "character(1)", -1, 5},
+		{"date", OIDDate, "date", 4, -1},
+		{"time", OIDTime, "time without time zone", 8, -1},
+		{"timestamptz", OIDTimestampTZ, "timestamp with time zone", 8, -1},
+		{"timestamp with time zone", OIDTimestampTZ, "timestamp with time zone", 8, -1},
+		{"interval", OIDInterval, "interval", 16, -1},
+		{"uuid", OIDUUID, "uuid", 16, -1},
+		{"json", OIDJSON, "json", -1, -1},
+		{"jsonb", OIDJSONB, "jsonb", -1, -1},
+		{"integer[]", 1007, "integer[]", -1, -1},
+		{"_int8", 1016, "bigint[]", -1, -1},
+		{"varchar(5)[]", 1015, "character varying(5)[]", -1, 9},
+		{"numeric(4,1)[]", 1231, "numeric(4,1)[]", -1, 262149},
+		{"uuid[]", 2951, "uuid[]", -1, -1},
+		{"timestamp[]", 1115, "timestamp without time zone[]", -1, -1},
 		{"bool", OIDBool, "boolean", 1, -1},
 		{"text", OIDText, "text", -1, -1},
 		{"varchar(10)", OIDVarChar, "character varying(10)", -1, 14},
@@ -103,18 +128,19 @@ func TestTypeMetadata(t *testing.T) {
 		if typ.OID() != c.oid || typ.String() != c.str || typ.TypeSize() != c.size || typ.TypeModifier() != c.mod {
 			t.Errorf("%q: oid %d %q size %d mod %d", c.name, typ.OID(), typ, typ.TypeSize(), typ.TypeModifier())
 		}
-		if back, ok := TypeFromOID(typ.OID()); !ok || back.Kind != typ.Kind {
+		if back, ok := TypeFromOID(typ.OID()); !ok || back.Kind != typ.Kind || back.Elem != typ.Elem {
 			t.Errorf("TypeFromOID(%d) = %v, %v", typ.OID(), back, ok)
 		}
 	}
 	for name, code := range map[string]string{"money": "42704", "varchar(0)": "22023", "varchar(x)": "42601",
-		"varchar(10485761)": "22023"} {
+		"varchar(10485761)": "22023", "numeric(0)": "22023", "numeric(1001)": "22023", "char(0)": "22023",
+		"money[]": "42704", "int(3)": "42601"} {
 		if _, err := TypeByName(name); pgerror.CodeOf(err) != code {
 			t.Errorf("TypeByName(%q) = %v, want %s", name, err, code)
 		}
 	}
-	if _, ok := TypeFromOID(1700); ok {
-		t.Error("numeric OID accepted")
+	if _, ok := TypeFromOID(790); ok {
+		t.Error("money OID accepted")
 	}
 	if TUnknown.OID() != OIDUnknown || TUnknown.String() != "unknown" {
 		t.Error("unknown metadata")

@@ -4,20 +4,30 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/widesql/widesql/pgwire/pgerror"
 )
 
-// ParseText parses s in PostgreSQL's text input syntax for t, as the
+// ParseText is ParseTextIn with the UTC time zone.
+func ParseText(t T, s string) (Datum, error) { return ParseTextIn(t, s, time.UTC) }
+
+// ParseTextIn parses s in PostgreSQL's text input syntax for t, as the
 // type's input function would: integers may be surrounded by whitespace and
 // are range-checked for t's width (22003); floats accept "NaN", "Infinity"
-// and "-Infinity"; booleans accept t/f/true/false/yes/no/on/off/1/0 and
-// unique prefixes, case-insensitively; bytea accepts the hex ("\x0a0b") and
-// escape formats; varchar(n) rejects values longer than n characters (22001)
-// unless the excess is spaces, which are trimmed. Syntax errors are 22P02
-// (22007 for timestamps). An Unknown t yields a Text datum.
-func ParseText(t T, s string) (Datum, error) {
+// and "-Infinity"; numeric keeps the input's scale, or rounds half away
+// from zero to numeric(p,s)'s scale and fails with 22003 past p digits;
+// booleans accept t/f/true/false/yes/no/on/off/1/0 and unique prefixes,
+// case-insensitively; bytea accepts the hex ("\x0a0b") and escape formats;
+// varchar(n) and char(n) reject values longer than n characters (22001)
+// unless the excess is spaces, which are trimmed, and char(n) pads to n;
+// timestamptz input without a zone is in loc (nil is UTC); uuid accepts
+// PostgreSQL's forms (braces, upper case, hyphens after any 4 digits); json
+// is validated and kept as given, jsonb normalized; arrays take "{a,b}".
+// Syntax errors are 22P02 (22007 for datetimes). An Unknown t yields a Text
+// datum.
+func ParseTextIn(t T, s string, loc *time.Location) (Datum, error) {
 	switch t.Kind {
 	case Bool:
 		b, ok := parseBool(s)
@@ -29,8 +39,14 @@ func ParseText(t T, s string) (Datum, error) {
 		return parseInt(t, s)
 	case Float8:
 		return parseFloat(t, s)
+	case Float4:
+		return parseFloat4(t, s)
+	case Numeric:
+		return parseNumeric(t, s)
 	case Text, Unknown:
 		return applyWidth(NewText(s), t, false)
+	case BPChar:
+		return applyWidth(NewBPChar(s), t, false)
 	case Bytea:
 		b, err := parseBytea(s)
 		if err != nil {
@@ -43,6 +59,33 @@ func ParseText(t T, s string) (Datum, error) {
 			return Null, err
 		}
 		return NewTimestamp(v), nil
+	case TimestampTZ:
+		v, err := parseTimestampTZ(s, loc)
+		if err != nil {
+			return Null, err
+		}
+		return NewTimestampTZ(v), nil
+	case Date:
+		return parseDate(s)
+	case Time:
+		return parseTime(s)
+	case Interval:
+		return parseInterval(s)
+	case UUID:
+		return parseUUID(s)
+	case JSON:
+		if _, err := ParseJSON(s, "json"); err != nil {
+			return Null, err
+		}
+		return NewJSON(s), nil
+	case JSONB:
+		n, err := NormalizeJSONB(s)
+		if err != nil {
+			return Null, err
+		}
+		return NewJSONB(n), nil
+	case Array:
+		return parseArray(t, s, loc)
 	}
 	return Null, pgerror.New(pgerror.CodeInternalError, "types: no input function for %s", t)
 }
@@ -134,6 +177,24 @@ func parseFloat(t T, s string) (Datum, error) {
 		return Null, floatRange(s, t)
 	}
 	return NewFloat(f), nil
+}
+
+func parseFloat4(t T, s string) (Datum, error) {
+	v := trimSpace(s)
+	if v == "" || strings.ContainsRune(v, '_') {
+		return Null, syntaxError(t, s)
+	}
+	f, err := strconv.ParseFloat(v, 32)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return Null, floatRange(s, t)
+		}
+		return Null, syntaxError(t, s)
+	}
+	if f == 0 && hasNonZeroMantissa(v) {
+		return Null, floatRange(s, t)
+	}
+	return NewFloat4(float32(f)), nil
 }
 
 func floatRange(s string, t T) error {
@@ -248,6 +309,9 @@ func badRune(s string) string {
 // (explicit false) rejects excess characters other than spaces with 22001;
 // an explicit cast truncates silently.
 func applyWidth(d Datum, t T, explicit bool) (Datum, error) {
+	if t.Kind == BPChar {
+		return applyBPChar(d, t, explicit)
+	}
 	if !t.VarChar || t.Width <= 0 || len(d.S) <= int(t.Width) {
 		return d, nil
 	}
@@ -267,4 +331,69 @@ func applyWidth(d Datum, t T, explicit bool) (Datum, error) {
 	}
 	d.S = d.S[:cut]
 	return d, nil
+}
+
+// applyBPChar makes d a char(n) value: too long is 22001 for an assignment
+// unless the excess is spaces (an explicit cast truncates), too short is
+// blank-padded to n characters. A bpchar without width keeps d's text.
+func applyBPChar(d Datum, t T, explicit bool) (Datum, error) {
+	d.K = BPChar
+	if t.Width <= 0 {
+		return d, nil
+	}
+	n := utf8.RuneCountInString(d.S)
+	if n > int(t.Width) {
+		cut := 0
+		for i := 0; i < int(t.Width); i++ {
+			_, sz := utf8.DecodeRuneInString(d.S[cut:])
+			cut += sz
+		}
+		if !explicit && strings.TrimRight(d.S[cut:], " ") != "" {
+			return Null, pgerror.New(pgerror.CodeStringDataRightTruncation, "value too long for type %s", t)
+		}
+		d.S = d.S[:cut]
+		return d, nil
+	}
+	if n < int(t.Width) {
+		d.S += strings.Repeat(" ", int(t.Width)-n)
+	}
+	return d, nil
+}
+
+// parseUUID accepts 32 hex digits, upper or lower case, optionally in
+// braces, with a hyphen allowed after any group of four digits.
+func parseUUID(s string) (Datum, error) {
+	in := s
+	if len(in) >= 2 && in[0] == '{' && in[len(in)-1] == '}' {
+		in = in[1 : len(in)-1]
+	}
+	var u [16]byte
+	n := 0
+	for i := 0; i < len(in); i++ {
+		c := in[i]
+		if c == '-' && n > 0 && n%4 == 0 && n < 32 && i+1 < len(in) && in[i+1] != '-' {
+			continue
+		}
+		h, ok := unhex(c)
+		if !ok || n >= 32 {
+			return Null, syntaxError(TUUID, s)
+		}
+		u[n/2] |= h << (4 * (1 - n%2))
+		n++
+	}
+	if n != 32 {
+		return Null, syntaxError(TUUID, s)
+	}
+	return NewUUID(u), nil
+}
+
+// appendUUID appends the canonical 8-4-4-4-12 lower-case form.
+func appendUUID(buf []byte, b string) []byte {
+	for i := 0; i < len(b); i++ {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			buf = append(buf, '-')
+		}
+		buf = append(buf, hexDigits[b[i]>>4], hexDigits[b[i]&0xf])
+	}
+	return buf
 }

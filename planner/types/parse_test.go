@@ -112,7 +112,7 @@ var textCases = []textCase{
 	{typ: "timestamp", in: "2026/01/01", code: "22007"},
 	{typ: "timestamp", in: "2026-01-01 x", code: "22007"},
 	{typ: "timestamp", in: "", code: "22007"},
-	{typ: "timestamp", in: "infinity", code: "0A000"},
+	{typ: "timestamp", in: "infinity", want: "infinity"},
 	{typ: "timestamp", in: "now", code: "0A000"},
 }
 

@@ -3,17 +3,27 @@ package types
 import (
 	"math"
 	"strconv"
+	"time"
 )
 
 const hexDigits = "0123456789abcdef"
 
 // AppendText appends PostgreSQL's text output of d to buf and returns the
-// extended buffer: booleans as t/f, floats in shortest round-trip form
-// ("1e+20", "1e-05", "Infinity", "NaN"), bytea in hex format ("\x0a0b"),
-// timestamps as "2026-11-21 11:34:55.436997" (fraction trimmed, " BC" for
-// years before 1). It allocates only to grow buf. A NULL d appends nothing;
-// the caller encodes NULL out of band.
-func AppendText(buf []byte, d Datum) []byte {
+// extended buffer, with timestamptz shown in UTC: see AppendTextIn.
+func AppendText(buf []byte, d Datum) []byte { return AppendTextIn(buf, d, time.UTC) }
+
+// AppendTextIn appends PostgreSQL 15's text output of d (DateStyle ISO,
+// IntervalStyle postgres) to buf and returns the extended buffer: booleans
+// as t/f, floats in shortest round-trip form ("1e+20", "1e-05",
+// "Infinity", "NaN"), numeric with its scale ("1.50"), bytea in hex format
+// ("\x0a0b"), timestamps as "2026-11-21 11:34:55.436997" (fraction
+// trimmed, " BC" for years before 1, "infinity"), timestamptz in loc with
+// its offset ("2026-11-21 12:34:55+01"), dates, times, intervals ("1 year
+// 2 mons 3 days 04:05:06"), uuids lower-case hyphenated, json as given,
+// jsonb normalized, char(n) blank-padded, arrays as "{1,2,NULL}". It
+// allocates only to grow buf (and for numeric and json). A NULL d appends
+// nothing; the caller encodes NULL out of band. A nil loc is UTC.
+func AppendTextIn(buf []byte, d Datum, loc *time.Location) []byte {
 	if d.IsNull() {
 		return buf
 	}
@@ -26,7 +36,11 @@ func AppendText(buf []byte, d Datum) []byte {
 	case Int2, Int4, Int8:
 		return strconv.AppendInt(buf, d.I, 10)
 	case Float8:
-		return appendFloat(buf, d.F)
+		return appendFloat(buf, d.F, 64)
+	case Float4:
+		return appendFloat(buf, d.F, 32)
+	case Numeric:
+		return appendNumeric(buf, d.Numeric())
 	case Bytea:
 		buf = append(buf, '\\', 'x')
 		for i := 0; i < len(d.S); i++ {
@@ -35,15 +49,28 @@ func AppendText(buf []byte, d Datum) []byte {
 		return buf
 	case Timestamp:
 		return appendTimestamp(buf, d.I)
+	case TimestampTZ:
+		return appendTimestampTZ(buf, d.I, loc)
+	case Date:
+		return appendDate(buf, d.I)
+	case Time:
+		return appendTime(buf, d.I)
+	case Interval:
+		return appendInterval(buf, d)
+	case UUID:
+		return appendUUID(buf, d.S)
+	case Array:
+		return appendArrayText(buf, d, loc)
 	}
 	return append(buf, d.S...)
 }
 
-// appendFloat formats f as PostgreSQL 12+ float8out does with the default
-// extra_float_digits: the shortest string that round-trips, in positional
-// notation when the decimal exponent is in [-4, 15), else in scientific
-// notation with a signed exponent of at least two digits.
-func appendFloat(buf []byte, f float64) []byte {
+// appendFloat formats f as PostgreSQL 12+ float8out (bits 64) or float4out
+// (bits 32) does with the default extra_float_digits: the shortest string
+// that round-trips, in positional notation when the decimal exponent is in
+// [-4, 15) (float4: [-4, 6)), else in scientific notation with a signed
+// exponent of at least two digits.
+func appendFloat(buf []byte, f float64, bits int) []byte {
 	switch {
 	case math.IsNaN(f):
 		return append(buf, "NaN"...)
@@ -58,7 +85,7 @@ func appendFloat(buf []byte, f float64) []byte {
 		return append(buf, '0')
 	}
 	start := len(buf)
-	buf = strconv.AppendFloat(buf, f, 'e', -1, 64)
+	buf = strconv.AppendFloat(buf, f, 'e', -1, bits)
 	// Parse the exponent strconv wrote: ...e[+-]dd[d].
 	i := len(buf) - 1
 	for buf[i] != 'e' {
@@ -71,15 +98,19 @@ func appendFloat(buf []byte, f float64) []byte {
 	if buf[i+1] == '-' {
 		exp = -exp
 	}
-	if exp < -4 || exp >= 15 {
+	limit := 15
+	if bits == 32 {
+		limit = 6
+	}
+	if exp < -4 || exp >= limit {
 		return buf
 	}
-	return strconv.AppendFloat(buf[:start], f, 'f', -1, 64)
+	return strconv.AppendFloat(buf[:start], f, 'f', -1, bits)
 }
 
-// String formats d for debugging and EXPLAIN: like AppendText, but text,
-// bytea and timestamp values are single-quoted SQL literals ('abc', 'it”s')
-// and NULL is NULL.
+// String formats d for debugging and EXPLAIN: like AppendText, but values
+// other than numbers and booleans are single-quoted SQL literals ('abc',
+// 'it”s') and NULL is NULL.
 func (d Datum) String() string {
 	if d.IsNull() {
 		return "NULL"
@@ -87,7 +118,7 @@ func (d Datum) String() string {
 	var scratch [64]byte
 	b := AppendText(scratch[:0], d)
 	switch d.K {
-	case Text, Unknown, Bytea, Timestamp:
+	case Text, Unknown, Bytea, Timestamp, BPChar, Date, Time, TimestampTZ, Interval, UUID, JSON, JSONB, Array:
 		q := make([]byte, 0, len(b)+2)
 		q = append(q, '\'')
 		for _, c := range b {
