@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 
-	"github.com/widesql/widesql/pgwire/pgerror"
 	"github.com/widesql/widesql/planner"
 	"github.com/widesql/widesql/planner/types"
 )
@@ -31,7 +30,7 @@ type aggState struct {
 	count int64
 	sumI  int64
 	sumF  float64
-	val   types.Datum // min/max
+	val   types.Datum // min/max; the numeric or interval sum of sum/avg
 	seen  map[string]bool
 }
 
@@ -114,16 +113,7 @@ func (o *aggOp) accumulate(a planner.AggCall, st *aggState, r Row) error {
 	st.count++
 	switch a.Func {
 	case planner.AggSum, planner.AggAvg:
-		if v.K == types.Float8 {
-			st.sumF += v.F
-			return nil
-		}
-		s := st.sumI + v.I
-		if (v.I > 0 && s < st.sumI) || (v.I < 0 && s > st.sumI) {
-			return pgerror.New(pgerror.CodeNumericValueOutOfRange, "bigint out of range")
-		}
-		st.sumI = s
-		st.sumF += float64(v.I)
+		return accumulateSum(a, st, v) // exec/aggsum.go
 	case planner.AggMin:
 		if st.val.IsNull() || types.Compare(v, st.val) < 0 {
 			st.val = v
@@ -145,16 +135,8 @@ func result(a planner.AggCall, st *aggState) types.Datum {
 		return types.Null
 	}
 	switch a.Func {
-	case planner.AggSum:
-		if a.T.Kind == types.Float8 {
-			return types.NewFloat(st.sumF)
-		}
-		return types.NewInt(types.Int8, st.sumI)
-	case planner.AggAvg:
-		if a.Arg.Type().Kind.IsInt() {
-			return types.NewFloat(float64(st.sumI) / float64(st.count))
-		}
-		return types.NewFloat(st.sumF / float64(st.count))
+	case planner.AggSum, planner.AggAvg:
+		return sumResult(a, st) // exec/aggsum.go
 	}
 	return st.val
 }

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -10,6 +11,8 @@ import (
 	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/pgwire/pgerror"
 	"github.com/widesql/widesql/planner"
+	"github.com/widesql/widesql/planner/keyenc"
+	"github.com/widesql/widesql/planner/types"
 )
 
 // The catalog is a system table inside kv, so it is stored with the data
@@ -66,7 +69,7 @@ func openCatalog(ctx context.Context, store kv.Store, clk *clock) (*catalog, err
 			switch {
 			case string(row.Key) == string(seqKey) && string(cell.Qualifier) == string(qualNext):
 				c.nextID = binary.BigEndian.Uint32(cell.Value)
-			case string(cell.Qualifier) == string(qualDesc):
+			case string(cell.Qualifier) == string(qualDesc) && bytes.HasPrefix(row.Key, []byte("t/")):
 				var d planner.TableDesc
 				if err := json.Unmarshal(cell.Value, &d); err != nil {
 					return nil, pgerror.Wrap(err, pgerror.CodeDataCorrupted, "catalog entry "+string(row.Key))
@@ -129,7 +132,7 @@ func (c *catalog) list() []*planner.TableDesc {
 func (c *catalog) create(ctx context.Context, desc *planner.TableDesc, ifNotExists bool) (bool, error) {
 	c.ddlMu.Lock()
 	defer c.ddlMu.Unlock()
-	if _, err := c.entry(desc.Name); err == nil {
+	if _, err := c.entry(desc.Name); err == nil || c.indexOwner(desc.Name) != nil {
 		if ifNotExists {
 			return false, nil
 		}
@@ -140,6 +143,11 @@ func (c *catalog) create(ctx context.Context, desc *planner.TableDesc, ifNotExis
 	spec := kv.TableSpec{}
 	for _, f := range d.Families {
 		spec.Families = append(spec.Families, kv.Family{Name: f.Name, MaxVersions: f.MaxVersions})
+	}
+	if d.ShardBits > 0 {
+		for _, v := range planner.RowIDSplits(d.ShardBits) {
+			spec.SplitKeys = append(spec.SplitKeys, keyenc.AppendKey(nil, types.NewInt(types.Int8, v), types.TInt8, false))
+		}
 	}
 	if err := c.store.CreateTable(ctx, d.KVName(), spec); err != nil {
 		return false, err

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/widesql/widesql/kv"
+	"github.com/widesql/widesql/kv/txn"
 	"github.com/widesql/widesql/pgwire"
 )
 
@@ -13,8 +14,10 @@ import (
 type Engine struct {
 	store kv.Store
 	cat   *catalog
+	seqs  *sequences
 	clock *clock
 	log   *slog.Logger
+	txm   *txn.Manager // transactions and write-write conflicts (exec/txn.go)
 }
 
 var _ pgwire.Engine = (*Engine)(nil)
@@ -29,7 +32,11 @@ func Open(ctx context.Context, store kv.Store, log *slog.Logger) (*Engine, error
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{store: store, cat: cat, clock: clk, log: log}, nil
+	seqs, err := openSequences(ctx, store, clk) // exec/sequence.go
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{store: store, cat: cat, seqs: seqs, clock: clk, log: log, txm: txn.NewManager(store, txn.Options{})}, nil
 }
 
 // NewSession implements pgwire.Engine.

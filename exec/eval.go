@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -19,6 +20,8 @@ type evalEnv struct {
 	params []types.Datum
 	sess   *Session
 	now    int64 // statement timestamp, µs since the epoch
+	// regexps caches compiled regular expressions by pattern (pgops.go).
+	regexps map[string]*regexp.Regexp
 }
 
 // eval computes e over row with SQL NULL semantics.
@@ -40,8 +43,15 @@ func eval(e planner.Expr, row Row, env *evalEnv) (types.Datum, error) {
 		if e.Op == planner.OpNot {
 			return types.NewBool(!v.Bool()), nil
 		}
-		if v.K == types.Float8 {
+		switch v.K {
+		case types.Float8:
 			return types.NewFloat(-v.F), nil
+		case types.Float4:
+			return types.NewFloat4(float32(-v.F)), nil
+		case types.Numeric:
+			return types.NumericNeg(v), nil
+		case types.Interval:
+			return types.IntervalNeg(v)
 		}
 		return checkInt(e.T, -v.I, v.I == math.MinInt64)
 	case *planner.IsNull:
@@ -60,9 +70,9 @@ func eval(e planner.Expr, row Row, env *evalEnv) (types.Datum, error) {
 			return v, err
 		}
 		if e.Assign {
-			return types.AssignCast(v, e.T)
+			return types.AssignCastIn(v, e.T, env.zone())
 		}
-		return types.Cast(v, e.T)
+		return types.CastIn(v, e.T, env.zone())
 	case *planner.Case:
 		for _, w := range e.Whens {
 			c, err := eval(w.Cond, row, env)
@@ -140,17 +150,45 @@ func evalBinOp(e *planner.BinOp, row Row, env *evalEnv) (types.Datum, error) {
 	case planner.OpConcat:
 		return types.NewText(l.S + r.S), nil
 	}
-	if e.T.Kind == types.Float8 {
+	if isDateTimeArith(l) {
+		return dateTimeArith(e, l, r, env) // exec/datetime.go
+	}
+	switch e.T.Kind {
+	case types.Float8:
 		return floatArith(e.Op, toFloat(l), toFloat(r))
+	case types.Float4:
+		v, err := floatArith(e.Op, toFloat(l), toFloat(r))
+		if err != nil || math.IsInf(float64(float32(v.F)), 0) && !math.IsInf(v.F, 0) {
+			if err == nil {
+				err = pgerror.New(pgerror.CodeNumericValueOutOfRange, "value out of range: overflow")
+			}
+			return types.Null, err
+		}
+		return types.NewFloat4(float32(v.F)), nil
+	case types.Numeric:
+		return numericArith(e.Op, types.ToNumeric(l), types.ToNumeric(r))
 	}
 	return intArith(e.Op, e.T, l.I, r.I)
 }
 
-func toFloat(d types.Datum) float64 {
-	if d.K == types.Float8 {
-		return d.F
+func toFloat(d types.Datum) float64 { return types.ToFloat64(d) }
+
+// numericArith evaluates exact numeric arithmetic (22012 on division by
+// zero).
+func numericArith(op planner.Op, a, b types.Datum) (types.Datum, error) {
+	switch op {
+	case planner.OpAdd:
+		return types.NumericAdd(a, b)
+	case planner.OpSub:
+		return types.NumericSub(a, b)
+	case planner.OpMul:
+		return types.NumericMul(a, b)
+	case planner.OpDiv:
+		return types.NumericDiv(a, b)
+	case planner.OpMod:
+		return types.NumericMod(a, b)
 	}
-	return float64(d.I)
+	return types.Null, pgerror.Unimplemented("numeric operator " + op.String())
 }
 
 func floatArith(op planner.Op, a, b float64) (types.Datum, error) {

@@ -18,8 +18,9 @@ func (x *executor) explain(ctx context.Context, p *planner.Explain) ([]string, e
 	x.stats = map[planner.Plan]*nodeStats{}
 	start := time.Now()
 	switch in := p.Input.(type) {
-	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable:
-		if _, err := x.write(ctx, in); err != nil {
+	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable,
+		*planner.CreateIndex, *planner.DropIndex:
+		if _, _, err := x.write(ctx, in); err != nil {
 			return nil, err
 		}
 	default:

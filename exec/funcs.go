@@ -38,6 +38,9 @@ func evalFunc(e *planner.Func, row Row, env *evalEnv) (types.Datum, error) {
 		}
 		args[i] = v
 	}
+	if isSeqFunc(e.Name) {
+		return evalSeqFunc(e.Name, args, env)
+	}
 	switch e.Name {
 	case "coalesce":
 		for _, a := range args {
@@ -80,6 +83,16 @@ func evalFunc(e *planner.Func, row Row, env *evalEnv) (types.Datum, error) {
 			r = v.IsNull() || v.Bool()
 		}
 		return types.NewBool(r), nil
+	case "array":
+		return types.NewArray(e.T.ElemType(), args), nil
+	case "= ANY", "<> ANY", "< ANY", "<= ANY", "> ANY", ">= ANY", "= ALL", "<> ALL", "< ALL", "<= ALL", "> ALL", ">= ALL":
+		d, _ := anyAll(e.Name, args[0], args[1])
+		return d, nil
+	case "is_not_distinct_from":
+		if args[0].IsNull() || args[1].IsNull() {
+			return types.NewBool(args[0].IsNull() == args[1].IsNull()), nil
+		}
+		return types.NewBool(types.Compare(args[0], args[1]) == 0), nil
 	}
 	for _, a := range args {
 		if a.IsNull() {
@@ -105,6 +118,9 @@ func evalFunc(e *planner.Func, row Row, env *evalEnv) (types.Datum, error) {
 			return checkInt(e.T, -a.I, a.I == -a.I)
 		}
 		return a, nil
+	}
+	if d, ok, err := evalPgOp(e.Name, e.T, args, env); ok {
+		return d, err
 	}
 	return types.Null, pgerror.New(pgerror.CodeUndefinedFunction, "function %s does not exist", e.Name)
 }

@@ -285,7 +285,11 @@ func (x *executor) limit(in operator, p *planner.Limit) (operator, error) {
 			continue
 		}
 		if v.I < 0 {
-			return nil, pgerror.New("2201W", "%s must not be negative", part.w)
+			code := "2201W" // invalid_row_count_in_limit_clause
+			if part.w == "OFFSET" {
+				code = "2201X" // invalid_row_count_in_result_offset_clause
+			}
+			return nil, pgerror.New(code, "%s must not be negative", part.w)
 		}
 		*part.dst = v.I
 	}

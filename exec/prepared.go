@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/widesql/widesql/pgwire"
 	"github.com/widesql/widesql/pgwire/pgerror"
@@ -58,7 +59,7 @@ func (p *prepared) Bind(ctx context.Context, params [][]byte, paramFormats, resu
 		if formatAt(paramFormats, i) == 1 {
 			vals[i], err = types.DecodeBinary(t, raw)
 		} else {
-			vals[i], err = types.ParseText(t, string(raw))
+			vals[i], err = types.ParseTextIn(t, string(raw), s.zone())
 		}
 		if err != nil {
 			e := pgerror.Flatten(err)
@@ -75,7 +76,7 @@ func (p *prepared) Bind(ctx context.Context, params [][]byte, paramFormats, resu
 			return nil, s.fail(pgerror.New(pgerror.CodeProtocolViolation, "unsupported format code: %d", formats[i]))
 		}
 	}
-	return &portal{prep: p, params: vals, formats: formats}, nil
+	return &portal{prep: p, params: vals, formats: formats, loc: s.zone()}, nil
 }
 
 func formatAt(f []int16, i int) int16 {
@@ -95,14 +96,18 @@ type portal struct {
 	formats []int16
 
 	started bool
-	op      operator   // row source of a query
-	rows    [][]string // precomputed text rows (SHOW, EXPLAIN)
-	types   []types.T  // column types of op's rows
+	op      operator       // row source of a query
+	rows    [][]string     // precomputed text rows (SHOW, EXPLAIN)
+	types   []types.T      // column types of op's rows
+	loc     *time.Location // the session zone for text output
 	tag     string
-	count   int64
-	out     [][]byte
-	buf     []byte
-	closeFn func()
+	// fixedTag, when set, is the tag once op is drained (a write's
+	// RETURNING rows end with INSERT 0 n, not SELECT n).
+	fixedTag string
+	count    int64
+	out      [][]byte
+	buf      []byte
+	closeFn  func()
 }
 
 func (pt *portal) Columns() []pgwire.Column { return pt.prep.cols }
@@ -144,6 +149,9 @@ func (pt *portal) Next(ctx context.Context) ([][]byte, error) {
 	row, err := pt.op.Next(ctx)
 	if err == io.EOF {
 		pt.tag = fmt.Sprintf("SELECT %d", pt.count)
+		if pt.fixedTag != "" {
+			pt.tag = pt.fixedTag
+		}
 		pt.Close()
 		return nil, io.EOF
 	}
@@ -168,7 +176,7 @@ func (pt *portal) encode(row Row) [][]byte {
 		if pt.formats[i] == 1 {
 			pt.buf = types.AppendBinary(pt.buf, d, pt.types[i])
 		} else {
-			pt.buf = types.AppendText(pt.buf, d)
+			pt.buf = types.AppendTextIn(pt.buf, d, pt.loc)
 		}
 		ends = append(ends, len(pt.buf))
 	}
@@ -193,7 +201,7 @@ func (pt *portal) start(ctx context.Context) error {
 			pt.tag = "" // empty query
 			return nil
 		}
-		rows, tag, err := s.runUtility(p.stmt.Utility)
+		rows, tag, err := s.runUtility(ctx, p.stmt.Utility)
 		if err != nil {
 			return err
 		}
@@ -205,6 +213,9 @@ func (pt *portal) start(ctx context.Context) error {
 			}
 		}
 		return nil
+	}
+	if err := s.startStatement(ctx); err != nil { // exec/txn.go
+		return err
 	}
 	env := &evalEnv{params: pt.params, sess: s, now: int64(s.eng.clock.now())}
 	x := &executor{eng: s.eng, env: env}
@@ -219,14 +230,21 @@ func (pt *portal) start(ctx context.Context) error {
 			pt.rows = append(pt.rows, []string{l})
 		}
 		return nil
-	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable:
-		tag, err := x.write(ctx, plan)
+	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable,
+		*planner.CreateIndex, *planner.DropIndex:
+		if err := s.checkWrite(plan); err != nil { // exec/txn.go
+			return err
+		}
+		s.ddlNotice(plan)
+		tag, rows, err := x.write(ctx, plan)
 		if err != nil {
 			return err
 		}
-		if s.txn == 'T' {
-			if _, ddl := plan.(*planner.CreateTable); !ddl {
-				s.txnWrite++
+		if cols := plan.Columns(); cols != nil {
+			// RETURNING: the rows, then the write's own tag.
+			pt.op, pt.fixedTag = &rowsOp{rows: rows}, tag
+			for _, c := range cols {
+				pt.types = append(pt.types, c.T)
 			}
 		}
 		pt.tag = tag

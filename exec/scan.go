@@ -30,7 +30,7 @@ type scanOp struct {
 }
 
 func (x *executor) scan(p *planner.Scan) (operator, error) {
-	t, err := x.eng.cat.kvTable(p.Table)
+	t, err := x.kvTable(p.Table)
 	if err != nil {
 		return nil, err
 	}
@@ -164,6 +164,10 @@ func encodeAccess(t *planner.TableDesc, acc planner.Access, env *evalEnv) (kv.Ro
 	if acc.Kind == planner.FullScan {
 		return rs, false, nil
 	}
+	acc, err := expandElems(acc, env)
+	if err != nil {
+		return rs, false, err
+	}
 	for i := range acc.Spans {
 		sp := &acc.Spans[i]
 		prefix, ok, err := encodeEq(t, sp.Eq, env)
@@ -197,7 +201,7 @@ func keyValue(e planner.Expr, t types.T, env *evalEnv) (d types.Datum, ok bool, 
 	if err != nil || v.IsNull() {
 		return v, false, 0, 0, err
 	}
-	d, err = types.Cast(v, t)
+	d, err = types.CastIn(v, t, env.zone())
 	if err != nil {
 		if pgerror.CodeOf(err) == pgerror.CodeNumericValueOutOfRange {
 			sign = 1

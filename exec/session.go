@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/widesql/widesql/pgwire"
 	"github.com/widesql/widesql/pgwire/pgerror"
@@ -11,22 +12,22 @@ import (
 	"github.com/widesql/widesql/sqlparse"
 )
 
-// Session is one client's state: settings and the transaction block. It
-// implements pgwire.Session and is used by one goroutine at a time.
-//
-// Transactions: widesql's writes are atomic per statement (each statement
-// is one atomic kv batch). BEGIN/COMMIT/ROLLBACK track the transaction
-// block as PostgreSQL reports it (ReadyForQuery I/T/E, 25P02 after an
-// error), but statements inside a block are applied as they run; ROLLBACK
-// after writes warns that they were not undone.
+// Session is one client's state: settings, the transaction block and its
+// kv transaction (exec/txn.go). It implements pgwire.Session and is used
+// by one goroutine at a time.
 type Session struct {
-	eng      *Engine
-	values   map[string]string // current settings by canonical name
-	startup  map[string]string
-	txn      byte // 'I', 'T' or 'E'
-	txnWrite int  // statements that wrote inside the current block
-	changes  []pgwire.Param
-	notices  []pgwire.Notice
+	eng     *Engine
+	values  map[string]string // current settings by canonical name
+	startup map[string]string
+	txn     byte     // 'I', 'T' or 'E', as ReadyForQuery reports it
+	tx      txnState // the open block, if any
+	changes []pgwire.Param
+	notices []pgwire.Notice
+	stmts   pgwire.PreparedStatements // the connection's, for DEALLOCATE and DISCARD
+	seqLast map[string]int64          // currval by sequence name, "" for lastval (exec/seqfuncs.go)
+	// zoneLoc caches the TimeZone setting zoneName resolves to (exec/timezone.go).
+	zoneLoc  *time.Location
+	zoneName string
 }
 
 var _ pgwire.Session = (*Session)(nil)
@@ -99,7 +100,7 @@ func (s *Session) Prepare(ctx context.Context, st pgwire.Statement, oids []uint3
 		p.cols = utilityColumns(stmt.Utility)
 		return p, nil
 	}
-	plan, pt, err := planner.Build(s.eng.cat, stmt, declared)
+	plan, pt, err := planner.BuildIn(s.eng.cat, stmt, declared, s.zone())
 	if err != nil {
 		return nil, s.fail(err)
 	}
@@ -167,8 +168,21 @@ func (s *Session) notice(severity, code, msg string) {
 	s.notices = append(s.notices, pgwire.Notice{Severity: severity, Code: code, Message: msg})
 }
 
-// Close implements pgwire.Session.
-func (s *Session) Close() {}
+// Close implements pgwire.Session: an open block is rolled back.
+func (s *Session) Close() {
+	if s.tx.block {
+		s.rollbackBlock()
+	}
+}
+
+// SetPreparedStatements implements pgwire.Session.
+func (s *Session) SetPreparedStatements(ps pgwire.PreparedStatements) { s.stmts = ps }
+
+// StatementTimeout implements pgwire.Session: statement_timeout.
+func (s *Session) StatementTimeout() time.Duration {
+	ms, _ := parseUnits(s.values["statement_timeout"], "ms", timeUnits)
+	return time.Duration(ms) * time.Millisecond
+}
 
 func wireColumns(cols []planner.ResultColumn) []pgwire.Column {
 	if cols == nil {

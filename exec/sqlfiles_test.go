@@ -70,8 +70,9 @@ func TestSQLFiles(t *testing.T) {
 }
 
 // sessionClient runs statements the way pgwire runs a simple Query:
-// parse, then prepare, bind and drain each statement with text results,
-// stopping at the first error and telling the session it failed.
+// parse, StartQuery, then prepare, bind and drain each statement with text
+// results, stopping at the first error and telling the session it failed,
+// then EndQuery (which commits or rolls back an implicit transaction).
 type sessionClient struct{ s pgwire.Session }
 
 func (c *sessionClient) run(ctx context.Context, sql string) (cols []string, rows [][]string, tag string, err error) {
@@ -80,14 +81,25 @@ func (c *sessionClient) run(ctx context.Context, sql string) (cols []string, row
 		c.s.StatementFailed()
 		return nil, nil, "", err
 	}
+	if len(stmts) == 0 {
+		return nil, nil, "", nil
+	}
+	c.s.StartQuery(len(stmts))
 	for _, stmt := range stmts {
 		cols, rows, tag, err = c.runOne(ctx, stmt)
 		if err != nil {
 			c.s.StatementFailed()
-			return nil, nil, "", err
+			break
 		}
 		c.s.TakeNotices()
 		c.s.TakeParameterChanges()
+	}
+	if endErr := c.s.EndQuery(ctx, err != nil); err == nil && endErr != nil {
+		c.s.StatementFailed()
+		err = endErr
+	}
+	if err != nil {
+		return nil, nil, "", err
 	}
 	return cols, rows, tag, nil
 }

@@ -12,15 +12,15 @@ import (
 // update rewrites the cells of the rows its scan finds. A change to a
 // rowkey column moves the row: the old row is deleted and the new one
 // written, checked against the rows that exist and are not moving.
-func (x *executor) update(ctx context.Context, p *planner.Update) (int64, error) {
+func (x *executor) update(ctx context.Context, p *planner.Update) (int64, []Row, error) {
 	t := p.Table
-	kvt, err := x.eng.cat.kvTable(t)
+	kvt, err := x.kvTable(t)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	op, err := x.build(p.Scan)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	w := &rowWriter{t: t, ts: x.eng.clock.now()}
 	cols := make([]int, len(p.Set))
@@ -33,6 +33,7 @@ func (x *executor) update(ctx context.Context, p *planner.Update) (int64, error)
 	var movedRows []Row
 	oldKeys := map[string]bool{}
 	var n int64
+	var out []Row
 	err = eachRow(ctx, op, t, func(row Row, oldKey []byte) error {
 		updated := append(Row(nil), row...)
 		var err error
@@ -42,6 +43,9 @@ func (x *executor) update(ctx context.Context, p *planner.Update) (int64, error)
 			}
 		}
 		n++
+		if p.Returning.Exprs != nil {
+			out = append(out, updated)
+		}
 		if !keyChange {
 			muts, err := w.cells(updated, cols, nil)
 			if err != nil {
@@ -66,25 +70,25 @@ func (x *executor) update(ctx context.Context, p *planner.Update) (int64, error)
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	if len(moved) > 0 {
 		if err := x.checkMoves(ctx, t, kvt, moved, movedRows, oldKeys); err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		batch = append(batch, moved...)
 	}
 	if len(batch) == 0 {
-		return 0, nil
+		return 0, nil, nil
 	}
 	if err := kvt.Apply(ctx, batch); err != nil {
 		if errors.Is(err, kv.ErrConditionFailed) {
-			return 0, pgerror.New("40001", "could not serialize access due to concurrent delete").
+			return 0, nil, pgerror.New("40001", "could not serialize access due to concurrent delete").
 				WithHint("The statement may be retried.")
 		}
-		return 0, storageError(err)
+		return 0, nil, storageError(err)
 	}
-	return n, nil
+	return n, out, nil
 }
 
 // checkMoves rejects key updates that collide with each other or with rows
@@ -113,28 +117,32 @@ func (x *executor) checkMoves(ctx context.Context, t *planner.TableDesc, kvt kv.
 }
 
 // delete removes the rows its scan finds, in one batch.
-func (x *executor) delete(ctx context.Context, p *planner.Delete) (int64, error) {
-	kvt, err := x.eng.cat.kvTable(p.Table)
+func (x *executor) delete(ctx context.Context, p *planner.Delete) (int64, []Row, error) {
+	kvt, err := x.kvTable(p.Table)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	op, err := x.build(p.Scan)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	var batch []kv.RowMutation
-	err = eachRow(ctx, op, p.Table, func(_ Row, key []byte) error {
+	var out []Row
+	err = eachRow(ctx, op, p.Table, func(row Row, key []byte) error {
 		batch = append(batch, kv.RowMutation{Key: key, Mutations: []kv.Mutation{{Kind: kv.DeleteRow}}})
+		if p.Returning.Exprs != nil {
+			out = append(out, append(Row(nil), row...))
+		}
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	if len(batch) == 0 {
-		return 0, nil
+		return 0, nil, nil
 	}
 	if err := kvt.Apply(ctx, batch); err != nil {
-		return 0, storageError(err)
+		return 0, nil, storageError(err)
 	}
-	return int64(len(batch)), nil
+	return int64(len(batch)), out, nil
 }

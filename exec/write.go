@@ -2,7 +2,6 @@ package exec
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -15,37 +14,78 @@ import (
 )
 
 // write runs a statement that changes data or schema and returns its
-// command tag. Each statement is applied as one atomic kv batch.
-func (x *executor) write(ctx context.Context, p planner.Plan) (string, error) {
+// command tag and, with RETURNING, the returned rows. Each statement is
+// applied as one atomic kv batch.
+func (x *executor) write(ctx context.Context, p planner.Plan) (string, []Row, error) {
 	switch p := p.(type) {
 	case *planner.Insert:
-		n, err := x.insert(ctx, p)
-		return fmt.Sprintf("INSERT 0 %d", n), err
+		n, rows, err := x.insert(ctx, p)
+		if err != nil {
+			return "", nil, err
+		}
+		out, err := x.returning(p.Returning, rows)
+		return fmt.Sprintf("INSERT 0 %d", n), out, err
 	case *planner.Update:
-		n, err := x.update(ctx, p)
-		return fmt.Sprintf("UPDATE %d", n), err
+		n, rows, err := x.update(ctx, p)
+		if err != nil {
+			return "", nil, err
+		}
+		out, err := x.returning(p.Returning, rows)
+		return fmt.Sprintf("UPDATE %d", n), out, err
 	case *planner.Delete:
-		n, err := x.delete(ctx, p)
-		return fmt.Sprintf("DELETE %d", n), err
+		n, rows, err := x.delete(ctx, p)
+		if err != nil {
+			return "", nil, err
+		}
+		out, err := x.returning(p.Returning, rows)
+		return fmt.Sprintf("DELETE %d", n), out, err
 	case *planner.CreateTable:
 		created, err := x.eng.cat.create(ctx, p.Desc, p.IfNotExists)
 		if err == nil && !created {
 			x.env.sess.notice("NOTICE", "42P07", fmt.Sprintf("relation %q already exists, skipping", p.Desc.Name))
 		}
-		return "CREATE TABLE", err
+		return "CREATE TABLE", nil, err
 	case *planner.DropTable:
 		for _, name := range p.Names {
+			desc, _ := x.eng.cat.Table(name)
 			dropped, err := x.eng.cat.drop(ctx, name, p.IfExists)
 			if err != nil {
-				return "", err
+				return "", nil, err
 			}
 			if !dropped {
 				x.env.sess.notice("NOTICE", "00000", fmt.Sprintf("table %q does not exist, skipping", name))
+				continue
+			}
+			if err := x.eng.seqs.dropTable(ctx, desc); err != nil {
+				return "", nil, err
 			}
 		}
-		return "DROP TABLE", nil
+		return "DROP TABLE", nil, nil
+	case *planner.CreateIndex, *planner.DropIndex:
+		return x.indexDDL(ctx, p)
 	}
-	return "", pgerror.New(pgerror.CodeInternalError, "cannot execute %T", p)
+	return "", nil, pgerror.New(pgerror.CodeInternalError, "cannot execute %T", p)
+}
+
+// returning evaluates a RETURNING list over the written rows; nil without
+// RETURNING.
+func (x *executor) returning(r planner.Returning, rows []Row) ([]Row, error) {
+	if r.Exprs == nil {
+		return nil, nil
+	}
+	out := make([]Row, len(rows))
+	for i, row := range rows {
+		o := make(Row, len(r.Exprs))
+		for j, e := range r.Exprs {
+			v, err := eval(e, row, x.env)
+			if err != nil {
+				return nil, err
+			}
+			o[j] = v
+		}
+		out[i] = o
+	}
+	return out, nil
 }
 
 // rowWriter builds the kv mutations of whole rows.
@@ -115,153 +155,10 @@ func uniqueError(t *planner.TableDesc, row Row) error {
 		names[i] = t.Columns[kc.Col].Name
 		vals[i] = string(types.AppendText(nil, row[kc.Col]))
 	}
-	e := pgerror.New(pgerror.CodeUniqueViolation, "duplicate key value violates unique constraint %q", t.Name+"_pkey")
+	e := pgerror.New(pgerror.CodeUniqueViolation, "duplicate key value violates unique constraint %q", t.PrimaryKeyName())
 	e.Detail = fmt.Sprintf("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))
-	e.Table, e.Constraint = t.Name, t.Name+"_pkey"
+	e.Table, e.Constraint = t.Name, t.PrimaryKeyName()
 	return e
-}
-
-// evalRows evaluates an INSERT's VALUES into full table rows.
-func (x *executor) evalRows(p *planner.Insert) ([]Row, error) {
-	rows := make([]Row, len(p.Rows))
-	for i, exprs := range p.Rows {
-		row := make(Row, len(p.Table.Columns))
-		for j, e := range exprs {
-			v, err := eval(e, nil, x.env)
-			if err != nil {
-				return nil, err
-			}
-			row[p.Targets[j]] = v
-		}
-		rows[i] = row
-	}
-	return rows, nil
-}
-
-func (x *executor) insert(ctx context.Context, p *planner.Insert) (int64, error) {
-	t := p.Table
-	kvt, err := x.eng.cat.kvTable(t)
-	if err != nil {
-		return 0, err
-	}
-	rows, err := x.evalRows(p)
-	if err != nil {
-		return 0, err
-	}
-	w := &rowWriter{t: t, ts: x.eng.clock.now()}
-	keys := make([][]byte, len(rows))
-	seen := make(map[string]int, len(rows))
-	var keep []int
-	for i, row := range rows {
-		if keys[i], err = w.key(row); err != nil {
-			return 0, err
-		}
-		if _, dup := seen[string(keys[i])]; dup {
-			switch p.Conflict {
-			case planner.ConflictDoNothing:
-				continue
-			case planner.ConflictDoUpdate:
-				return 0, pgerror.New(pgerror.CodeCardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
-					WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
-			}
-			return 0, uniqueError(t, row)
-		}
-		seen[string(keys[i])] = i
-		keep = append(keep, i)
-	}
-	if p.Conflict == planner.ConflictDoUpdate {
-		return x.upsert(ctx, p, kvt, w, rows, keys, keep)
-	}
-	// Insert with RequireAbsent; DO NOTHING drops the conflicting rows and
-	// retries, so the statement stays one atomic batch.
-	for {
-		batch := make([]kv.RowMutation, 0, len(keep))
-		for _, i := range keep {
-			muts, err := w.cells(rows[i], allColumns(t), nil)
-			if err != nil {
-				return 0, err
-			}
-			batch = append(batch, kv.RowMutation{Key: keys[i], Mutations: muts, Require: kv.RequireAbsent})
-		}
-		err := kvt.Apply(ctx, batch)
-		var ce *kv.ConditionError
-		if errors.As(err, &ce) {
-			if p.Conflict == planner.ConflictDoNothing {
-				keep = append(keep[:ce.Index], keep[ce.Index+1:]...)
-				continue
-			}
-			return 0, uniqueError(t, rows[keep[ce.Index]])
-		}
-		if err != nil {
-			return 0, storageError(err)
-		}
-		return int64(len(keep)), nil
-	}
-}
-
-// upsert is INSERT ... ON CONFLICT DO UPDATE: existing rows are read, the
-// SET list evaluated over (existing, excluded), and everything written in
-// one batch whose preconditions fail (and the statement retries) if a
-// concurrent writer created or deleted one of the rows meanwhile.
-func (x *executor) upsert(ctx context.Context, p *planner.Insert, kvt kv.Table, w *rowWriter, rows []Row, keys [][]byte, keep []int) (int64, error) {
-	t := p.Table
-	for attempt := 0; ; attempt++ {
-		existing, err := x.readRows(ctx, p.Table, kvt, keys, keep)
-		if err != nil {
-			return 0, err
-		}
-		var batch []kv.RowMutation
-		var n int64
-		for _, i := range keep {
-			old, ok := existing[string(keys[i])]
-			if !ok {
-				muts, err := w.cells(rows[i], allColumns(t), nil)
-				if err != nil {
-					return 0, err
-				}
-				batch = append(batch, kv.RowMutation{Key: keys[i], Mutations: muts, Require: kv.RequireAbsent})
-				n++
-				continue
-			}
-			both := append(append(Row(nil), old...), rows[i]...)
-			if p.Where != nil {
-				ok, err := evalBool(p.Where, both, x.env)
-				if err != nil {
-					return 0, err
-				}
-				if !ok {
-					continue
-				}
-			}
-			updated := append(Row(nil), old...)
-			cols := make([]int, 0, len(p.Set))
-			for _, s := range p.Set {
-				if t.Columns[s.Col].IsKey() {
-					return 0, pgerror.Unimplemented("ON CONFLICT DO UPDATE of a rowkey column")
-				}
-				v, err := eval(s.Expr, both, x.env)
-				if err != nil {
-					return 0, err
-				}
-				updated[s.Col] = v
-				cols = append(cols, s.Col)
-			}
-			muts, err := w.cells(updated, cols, nil)
-			if err != nil {
-				return 0, err
-			}
-			batch = append(batch, kv.RowMutation{Key: keys[i], Mutations: muts, Require: kv.RequirePresent})
-			n++
-		}
-		err = kvt.Apply(ctx, batch)
-		if errors.Is(err, kv.ErrConditionFailed) && attempt < 10 {
-			continue
-		}
-		if err != nil {
-			return 0, storageError(err)
-		}
-		return n, nil
-	}
 }
 
 // readRows point-reads whole rows by key.

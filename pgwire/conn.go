@@ -9,6 +9,7 @@ import (
 	"net"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/widesql/widesql/pgwire/pgerror"
@@ -293,6 +294,15 @@ func errorResponse(e *pgerror.Error) *pgproto3.ErrorResponse {
 // and a bare context error becomes 57014 (or 57P01 at shutdown).
 func (c *conn) run(f func(ctx context.Context) error) (err error) {
 	ctx, cancel := context.WithCancel(c.ctx)
+	if c.sess != nil {
+		var d time.Duration
+		c.guard(func() { d = c.sess.StatementTimeout() })
+		if d > 0 {
+			var cancelTimeout context.CancelFunc
+			ctx, cancelTimeout = context.WithTimeout(ctx, d)
+			defer cancelTimeout()
+		}
+	}
 	c.mu.Lock()
 	c.running = cancel
 	c.mu.Unlock()
@@ -323,6 +333,9 @@ func (c *conn) cancelRunning() {
 // canceled maps a bare context error from the engine to the SQLSTATE
 // PostgreSQL reports; other errors pass through.
 func (c *conn) canceled(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) && pgerror.CodeOf(err) == pgerror.CodeInternalError {
+		return pgerror.New(pgerror.CodeQueryCanceled, "canceling statement due to statement timeout")
+	}
 	if !errors.Is(err, context.Canceled) || pgerror.CodeOf(err) != pgerror.CodeInternalError {
 		return err
 	}

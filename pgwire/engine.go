@@ -1,6 +1,9 @@
 package pgwire
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Engine is what the wire layer serves. exec implements it.
 type Engine interface {
@@ -36,8 +39,35 @@ type Session interface {
 	// raised it (pgwire raises 26000, 34000, 42P05, 08P01 itself): inside a
 	// transaction block the block is now failed ('E'), as in PostgreSQL.
 	StatementFailed()
+	// SetPreparedStatements gives the session the connection's prepared
+	// statements, right after NewSession, so that DEALLOCATE and DISCARD
+	// ALL can drop them.
+	SetPreparedStatements(PreparedStatements)
+	// StartQuery is called when a simple Query message has been parsed
+	// into n statements, before the first runs; EndQuery after the last
+	// ran or one failed (failed), before ReadyForQuery. A session runs the
+	// statements of a multi-statement Query outside a transaction block as
+	// one implicit transaction: EndQuery commits it, or rolls it back
+	// after a failure, and an error it returns (a commit conflict) is sent
+	// as the Query's ErrorResponse.
+	StartQuery(n int)
+	EndQuery(ctx context.Context, failed bool) error
+	// StatementTimeout is the statement_timeout in force (0: none); the
+	// connection cancels a statement running longer with 57014.
+	StatementTimeout() time.Duration
 	// Close ends the session, rolling back an open transaction.
 	Close()
+}
+
+// PreparedStatements is the connection's named prepared statements, as a
+// session drops them. Called only from inside a session call on the
+// connection's goroutine.
+type PreparedStatements interface {
+	// Deallocate drops the prepared statement name ("" is the unnamed
+	// one) and reports whether it existed.
+	Deallocate(name string) bool
+	// DeallocateAll drops every prepared statement.
+	DeallocateAll()
 }
 
 // Param is a run-time parameter reported with ParameterStatus.

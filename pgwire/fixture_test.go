@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/widesql/widesql/pgwire/pgerror"
 )
@@ -103,6 +104,11 @@ func (s *fixtureSession) StatementFailed() {
 		s.status = 'E'
 	}
 }
+func (s *fixtureSession) SetPreparedStatements(PreparedStatements) {}
+func (s *fixtureSession) StartQuery(int)                           {}
+func (s *fixtureSession) EndQuery(context.Context, bool) error     { return nil }
+func (s *fixtureSession) StatementTimeout() time.Duration          { return 0 }
+
 func (s *fixtureSession) Close() {}
 
 var startupParams = []Param{

@@ -30,16 +30,38 @@ func (c *conn) handleQuery(sql string) {
 	case len(stmts) == 0:
 		c.send(&pgproto3.EmptyQueryResponse{})
 	}
+	if len(stmts) == 0 {
+		c.readyForQuery()
+		return
+	}
+	c.guard(func() { c.sess.StartQuery(len(stmts)) })
+	failed := false
 	for _, stmt := range stmts {
 		err := c.run(func(ctx context.Context) error { return c.runSimple(ctx, stmt) })
 		if err != nil {
 			c.sendError(err)
+			failed = true
 			break
 		}
 		c.sendSessionEvents()
 	}
+	if err := c.run(func(ctx context.Context) error { return c.sess.EndQuery(ctx, failed) }); err != nil {
+		c.sendError(err)
+	}
 	c.readyForQuery()
 }
+
+// connStatements is the connection's prepared statements as the session
+// sees them (pgwire.PreparedStatements).
+type connStatements struct{ c *conn }
+
+func (cs connStatements) Deallocate(name string) bool {
+	_, ok := cs.c.stmts[name]
+	delete(cs.c.stmts, name)
+	return ok
+}
+
+func (cs connStatements) DeallocateAll() { clear(cs.c.stmts) }
 
 // runSimple prepares, binds and runs one statement of a simple Query with
 // text results.

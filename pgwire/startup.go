@@ -82,6 +82,9 @@ func (s *Server) serveConn(nc net.Conn) {
 	err = c.run(func(ctx context.Context) error {
 		var err error
 		c.sess, err = s.engine.NewSession(ctx, params)
+		if err == nil {
+			c.sess.SetPreparedStatements(connStatements{c})
+		}
 		return err
 	})
 	if err != nil {

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"sort"
+	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
@@ -15,13 +16,19 @@ import (
 // and the final type of every parameter; a parameter no context could type
 // is text, as in PostgreSQL's unknown-literal resolution.
 func Build(cat Catalog, stmt *sqlparse.Statement, paramTypes []types.T) (Plan, []types.T, error) {
+	return BuildIn(cat, stmt, paramTypes, time.UTC)
+}
+
+// BuildIn is Build in a session time zone: typed literals whose value
+// depends on the zone ('...'::timestamptz) are folded in loc.
+func BuildIn(cat Catalog, stmt *sqlparse.Statement, paramTypes []types.T, loc *time.Location) (Plan, []types.T, error) {
 	n := stmt.NumParams
 	if len(paramTypes) > n {
 		n = len(paramTypes)
 	}
 	pt := &ParamTypes{Types: make([]types.T, n)}
 	copy(pt.Types, paramTypes)
-	b := &builder{cat: cat, params: pt}
+	b := &builder{cat: cat, params: pt, loc: loc}
 	p, err := b.stmt(stmt)
 	if err != nil {
 		return nil, nil, err
@@ -35,27 +42,36 @@ func Build(cat Catalog, stmt *sqlparse.Statement, paramTypes []types.T) (Plan, [
 }
 
 func (b *builder) stmt(stmt *sqlparse.Statement) (Plan, error) {
+	if stmt.Index != nil {
+		return b.indexStmt(stmt.Index)
+	}
 	if stmt.Returning != nil {
-		return nil, pgerror.Unimplemented("RETURNING")
+		switch stmt.AST.(type) {
+		case *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt:
+		default:
+			return nil, pgerror.Unimplemented("RETURNING")
+		}
 	}
 	switch n := stmt.AST.(type) {
 	case *ast.SelectStmt:
 		return b.selectStmt(n)
 	case *ast.InsertStmt:
-		return b.insert(n, stmt.OnConflict)
+		return b.insert(n, stmt)
 	case *ast.UpdateStmt:
-		return b.update(n)
+		return b.update(n, stmt.Returning)
 	case *ast.DeleteStmt:
-		return b.delete(n)
+		return b.delete(n, stmt.Returning)
 	case *ast.CreateTableStmt:
-		return b.createTable(n)
+		return b.createTable(n, stmt.Columns)
 	case *ast.DropTableStmt:
 		return b.dropTable(n)
 	case *ast.ExplainStmt:
 		if e, ok := n.Stmt.(*ast.ExplainStmt); ok {
 			n = e
 		}
-		inner, err := b.stmt(&sqlparse.Statement{AST: n.Stmt, OnConflict: stmt.OnConflict})
+		in := *stmt
+		in.AST = n.Stmt
+		inner, err := b.stmt(&in)
 		if err != nil {
 			return nil, err
 		}

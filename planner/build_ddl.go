@@ -3,6 +3,7 @@ package planner
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/widesql/widesql/pgwire/pgerror"
+	"github.com/widesql/widesql/planner/keyenc"
 	"github.com/widesql/widesql/planner/types"
 	"github.com/widesql/widesql/sqlparse"
 )
@@ -13,7 +14,7 @@ const maxIdentifierLength = 63
 // createTable turns CREATE TABLE into a TableDesc: PRIMARY KEY declares
 // the rowkey (with per-column DESC); "fam.col" puts a column in family fam,
 // other non-key columns go to DefaultFamily.
-func (b *builder) createTable(n *ast.CreateTableStmt) (Plan, error) {
+func (b *builder) createTable(n *ast.CreateTableStmt, extras map[string]*sqlparse.ColumnExtra) (Plan, error) {
 	switch {
 	case n.Select != nil || n.ReferTable != nil:
 		return nil, pgerror.Unimplemented("CREATE TABLE AS / LIKE")
@@ -47,7 +48,7 @@ func (b *builder) createTable(n *ast.CreateTableStmt) (Plan, error) {
 		if c.Type, err = types.TypeByName(tn); err != nil {
 			return nil, err
 		}
-		if c.Type.Kind == types.Text && width > 0 {
+		if (c.Type.Kind == types.Text || c.Type.Kind == types.BPChar) && width > 0 {
 			c.Type.Width = width
 		}
 		for _, opt := range cd.Options {
@@ -75,6 +76,11 @@ func (b *builder) createTable(n *ast.CreateTableStmt) (Plan, error) {
 				return nil, pgerror.Unimplemented("this column option")
 			}
 		}
+		if ex := extras[c.Name]; ex != nil {
+			if err := b.columnExtra(t, &c, ex); err != nil {
+				return nil, err
+			}
+		}
 		t.Columns = append(t.Columns, c)
 	}
 	for _, con := range n.Constraints {
@@ -84,6 +90,7 @@ func (b *builder) createTable(n *ast.CreateTableStmt) (Plan, error) {
 				return nil, pgerror.New(pgerror.CodeInvalidTableDefinition, "multiple primary keys for table %q are not allowed", name)
 			}
 			pk = con.Keys
+			t.PKName = con.Name
 		case ast.ConstraintUniq, ast.ConstraintUniqKey, ast.ConstraintUniqIndex:
 			return nil, pgerror.Unimplemented("UNIQUE constraints (the rowkey is the only index)")
 		case ast.ConstraintForeignKey:
@@ -95,8 +102,7 @@ func (b *builder) createTable(n *ast.CreateTableStmt) (Plan, error) {
 		}
 	}
 	if len(pk) == 0 {
-		return nil, pgerror.Unimplemented("tables without a PRIMARY KEY").
-			WithHint("Declare the rowkey with PRIMARY KEY (col, ...); it is the table's only index.")
+		addRowID(t)
 	}
 	for pos, part := range pk {
 		if part.Expr != nil || part.Column == nil {
@@ -113,6 +119,10 @@ func (b *builder) createTable(n *ast.CreateTableStmt) (Plan, error) {
 		if c.Family != "" {
 			return nil, pgerror.New(pgerror.CodeInvalidTableDefinition, "rowkey column %q cannot belong to column family %q", c.Name, c.Family).
 				WithHint("Key columns are stored in the rowkey, not in a family.")
+		}
+		if !keyenc.HasKeyEncoding(c.Type) {
+			return nil, pgerror.New(pgerror.CodeUndefinedObject, "data type %s has no default operator class for access method \"btree\"", c.Type).
+				WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
 		}
 		c.KeyPos, c.NotNull = pos, true
 		t.Key = append(t.Key, KeyColumn{Col: i, Desc: part.Desc})

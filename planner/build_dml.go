@@ -7,7 +7,6 @@ import (
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 	"github.com/widesql/widesql/pgwire/pgerror"
 	"github.com/widesql/widesql/planner/types"
-	"github.com/widesql/widesql/sqlparse"
 )
 
 func (b *builder) aggCall(a *ast.AggregateFuncExpr, pre *scope) (AggCall, error) {
@@ -37,17 +36,19 @@ func (b *builder) aggCall(a *ast.AggregateFuncExpr, pre *scope) (AggCall, error)
 	case "count":
 		call.Func, call.T = AggCount, types.TInt8
 	case "sum", "avg":
-		if !at.Kind.IsNumeric() {
+		t, ok := sumAvgType(name, at)
+		if !ok {
 			return AggCall{}, pgerror.New(pgerror.CodeUndefinedFunction, "function %s(%s) does not exist", name, at)
 		}
-		call.Func, call.T = AggSum, types.TInt8
-		if at.Kind == types.Float8 {
-			call.T = types.TFloat8
-		}
+		call.Func, call.T = AggSum, t
 		if name == "avg" {
-			call.Func, call.T = AggAvg, types.TFloat8
+			call.Func = AggAvg
 		}
 	case "min", "max":
+		switch at.Kind {
+		case types.Bool, types.Bytea, types.UUID, types.JSON, types.JSONB: // none in PostgreSQL 15
+			return AggCall{}, pgerror.New(pgerror.CodeUndefinedFunction, "function %s(%s) does not exist", name, at)
+		}
 		if at.Kind == types.Bool || at.Kind == types.Bytea {
 			return AggCall{}, pgerror.New(pgerror.CodeUndefinedFunction, "function %s(%s) does not exist", name, at)
 		}
@@ -61,81 +62,37 @@ func (b *builder) aggCall(a *ast.AggregateFuncExpr, pre *scope) (AggCall, error)
 	return call, nil
 }
 
+// sumAvgType is PostgreSQL's result type of sum or avg over t: sum of
+// int2/int4 is bigint, of bigint and numeric numeric, of real real, of
+// float8 float8, of interval interval; avg of any integer or numeric is
+// numeric, of real or float8 float8, of interval interval.
+func sumAvgType(name string, t types.T) (types.T, bool) {
+	switch t.Kind {
+	case types.Int2, types.Int4:
+		if name == "sum" {
+			return types.TInt8, true
+		}
+		return types.TNumeric, true
+	case types.Int8, types.Numeric:
+		return types.TNumeric, true
+	case types.Float4:
+		if name == "sum" {
+			return types.TFloat4, true
+		}
+		return types.TFloat8, true
+	case types.Float8:
+		return types.TFloat8, true
+	case types.Interval:
+		return types.TInterval, true
+	}
+	return types.T{}, false
+}
+
 func (b *builder) singleTable(refs *ast.TableRefsClause) (*scope, error) {
 	if refs == nil {
 		return nil, pgerror.New(pgerror.CodeSyntaxError, "missing table")
 	}
 	return b.tableSource(refs)
-}
-
-func (b *builder) insert(n *ast.InsertStmt, oc *sqlparse.OnConflict) (Plan, error) {
-	switch {
-	case n.IsReplace:
-		return nil, pgerror.Unimplemented("REPLACE")
-	case n.Select != nil:
-		return nil, pgerror.Unimplemented("INSERT ... SELECT")
-	case n.Setlist:
-		return nil, pgerror.Unimplemented("INSERT ... SET")
-	case len(n.OnDuplicate) > 0:
-		return nil, pgerror.Unimplemented("ON DUPLICATE KEY UPDATE (use ON CONFLICT)")
-	}
-	sc, err := b.singleTable(n.Table)
-	if err != nil {
-		return nil, err
-	}
-	t := sc.table
-	ins := &Insert{Table: t}
-	seen := map[int]bool{}
-	for _, c := range n.Columns {
-		i := t.ColumnIndex(c.Name.O)
-		if i < 0 {
-			return nil, pgerror.New(pgerror.CodeUndefinedColumn, "column %q of relation %q does not exist", c.Name.O, t.Name)
-		}
-		if seen[i] {
-			return nil, pgerror.New(pgerror.CodeDuplicateColumn, "column %q specified more than once", c.Name.O)
-		}
-		seen[i] = true
-		ins.Targets = append(ins.Targets, i)
-	}
-	if len(n.Columns) == 0 {
-		for i := range t.Columns {
-			ins.Targets = append(ins.Targets, i)
-		}
-	}
-	for _, list := range n.Lists {
-		if len(list) > len(ins.Targets) {
-			return nil, pgerror.New(pgerror.CodeSyntaxError, "INSERT has more expressions than target columns")
-		}
-		if len(list) < len(ins.Targets) && len(n.Columns) > 0 {
-			return nil, pgerror.New(pgerror.CodeSyntaxError, "INSERT has more target columns than expressions")
-		}
-		row := make([]Expr, len(ins.Targets))
-		for j := range row {
-			col := &t.Columns[ins.Targets[j]]
-			if j >= len(list) {
-				row[j] = &Const{D: types.Null, T: col.Type}
-				continue
-			}
-			if _, ok := list[j].(*ast.DefaultExpr); ok {
-				row[j] = &Const{D: types.Null, T: col.Type}
-				continue
-			}
-			e, err := b.expr(list[j], &scope{})
-			if err != nil {
-				return nil, err
-			}
-			if row[j], err = b.assign(e, col); err != nil {
-				return nil, err
-			}
-		}
-		ins.Rows = append(ins.Rows, row)
-	}
-	if oc != nil {
-		if err := b.onConflict(ins, oc, sc); err != nil {
-			return nil, err
-		}
-	}
-	return ins, nil
 }
 
 // assign coerces a value to a column's type with assignment semantics.
@@ -157,44 +114,6 @@ func (b *builder) assign(e Expr, col *ColumnDesc) (Expr, error) {
 	return e, err
 }
 
-func (b *builder) onConflict(ins *Insert, oc *sqlparse.OnConflict, sc *scope) error {
-	t := ins.Table
-	if oc.Constraint != "" {
-		return pgerror.Unimplemented("ON CONFLICT ON CONSTRAINT")
-	}
-	if len(oc.Columns) > 0 || !oc.DoNothing {
-		// The target must name exactly the rowkey columns.
-		match := len(oc.Columns) == len(t.Key)
-		for _, c := range oc.Columns {
-			i := t.ColumnIndex(c)
-			if i < 0 {
-				return pgerror.New(pgerror.CodeUndefinedColumn, "column %q does not exist", c)
-			}
-			match = match && t.Columns[i].IsKey()
-		}
-		if !match {
-			return pgerror.New(pgerror.CodeInvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
-		}
-	}
-	if oc.DoNothing {
-		ins.Conflict = ConflictDoNothing
-		return nil
-	}
-	ins.Conflict = ConflictDoUpdate
-	usc := &scope{table: t, alias: sc.alias, excluded: true}
-	set, err := b.setItems(oc.Set, usc)
-	if err != nil {
-		return err
-	}
-	ins.Set = set
-	if oc.Where != nil {
-		if ins.Where, err = b.boolExpr(oc.Where, usc, "WHERE"); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func (b *builder) setItems(list []*ast.Assignment, sc *scope) ([]SetItem, error) {
 	t := sc.table
 	seen := map[int]bool{}
@@ -210,8 +129,15 @@ func (b *builder) setItems(list []*ast.Assignment, sc *scope) ([]SetItem, error)
 		seen[i] = true
 		var e Expr
 		if _, ok := a.Expr.(*ast.DefaultExpr); ok {
-			e = &Const{D: types.Null, T: t.Columns[i].Type}
+			var err error
+			if e, err = b.defaultExpr(&t.Columns[i]); err != nil {
+				return nil, err
+			}
 		} else {
+			if t.Columns[i].Identity == IdentityAlways {
+				return nil, pgerror.New(CodeGeneratedAlways, "column %q can only be updated to DEFAULT", a.Column.Name.O).
+					WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", a.Column.Name.O)
+			}
 			var err error
 			if e, err = b.expr(a.Expr, sc); err != nil {
 				return nil, err
@@ -225,7 +151,7 @@ func (b *builder) setItems(list []*ast.Assignment, sc *scope) ([]SetItem, error)
 	return out, nil
 }
 
-func (b *builder) update(n *ast.UpdateStmt) (Plan, error) {
+func (b *builder) update(n *ast.UpdateStmt, ret []*ast.SelectField) (Plan, error) {
 	if n.MultipleTable || n.Order != nil || n.Limit != nil {
 		return nil, pgerror.Unimplemented("UPDATE with several tables, ORDER BY or LIMIT")
 	}
@@ -248,11 +174,15 @@ func (b *builder) update(n *ast.UpdateStmt) (Plan, error) {
 			used[i] = true
 		}
 	}
+	r, err := b.returning(ret, sc, used)
+	if err != nil {
+		return nil, err
+	}
 	finishScan(scan, used)
-	return &Update{Table: sc.table, Scan: scan, Set: set}, nil
+	return &Update{Table: sc.table, Scan: scan, Set: set, Returning: r}, nil
 }
 
-func (b *builder) delete(n *ast.DeleteStmt) (Plan, error) {
+func (b *builder) delete(n *ast.DeleteStmt, ret []*ast.SelectField) (Plan, error) {
 	if n.IsMultiTable || n.Order != nil || n.Limit != nil {
 		return nil, pgerror.Unimplemented("DELETE with several tables, ORDER BY or LIMIT")
 	}
@@ -260,8 +190,12 @@ func (b *builder) delete(n *ast.DeleteStmt) (Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	r, err := b.returning(ret, sc, used)
+	if err != nil {
+		return nil, err
+	}
 	finishScan(scan, used)
-	return &Delete{Table: sc.table, Scan: scan}, nil
+	return &Delete{Table: sc.table, Scan: scan, Returning: r}, nil
 }
 
 // dmlScan resolves the table of an UPDATE or DELETE and plans the scan of

@@ -2,8 +2,8 @@ package planner
 
 import (
 	"math"
-	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
@@ -33,6 +33,7 @@ type aggState struct {
 type builder struct {
 	cat    Catalog
 	params *ParamTypes
+	loc    *time.Location // the session zone for folding literals (nil: UTC)
 }
 
 func (b *builder) param(n int) *Param {
@@ -143,11 +144,13 @@ func constFromValue(v *driver.ValueExpr) (Expr, error) {
 	case driver.KindFloat32, driver.KindFloat64:
 		return &Const{D: types.NewFloat(v.GetFloat64()), T: types.TFloat8}, nil
 	case driver.KindMysqlDecimal:
-		f, err := strconv.ParseFloat(v.GetMysqlDecimal().String(), 64)
+		// A literal with a decimal point is numeric in PostgreSQL, keeping
+		// its scale (1.50).
+		d, err := types.Cast(types.NewText(v.GetMysqlDecimal().String()), types.TNumeric)
 		if err != nil {
 			return nil, pgerror.New(pgerror.CodeInvalidTextRepresentation, "invalid numeric literal %s", v.GetMysqlDecimal().String())
 		}
-		return &Const{D: types.NewFloat(f), T: types.TFloat8}, nil
+		return &Const{D: d, T: types.TNumeric}, nil
 	case driver.KindString:
 		return &Const{D: types.NewText(v.GetString()), T: types.TUnknown}, nil
 	case driver.KindBytes, driver.KindBinaryLiteral:
@@ -206,7 +209,7 @@ func (b *builder) coerce(e Expr, want types.T, what string) (Expr, error) {
 			if c.D.IsNull() {
 				return &Const{D: types.Null, T: want}, nil
 			}
-			d, err := types.ParseText(want, c.D.S)
+			d, err := types.ParseTextIn(want, c.D.S, b.loc)
 			if err != nil {
 				return nil, err
 			}
@@ -217,9 +220,16 @@ func (b *builder) coerce(e Expr, want types.T, what string) (Expr, error) {
 		if want.Kind == types.Text && want.Width > 0 && (got.Width == 0 || got.Width > want.Width) {
 			return &Cast{E: e, T: want}, nil // assignment to varchar(n) checks length
 		}
+		if got != want && (want.Kind == types.Numeric || want.Kind == types.BPChar || want.Kind == types.Array) && want.Width > 0 {
+			return &Cast{E: e, T: want}, nil // numeric(p,s) rounds, char(n) pads
+		}
 		return e, nil
 	case got.Kind.IsNumeric() && want.Kind.IsNumeric():
 		return &Cast{E: e, T: want}, nil
+	case got.Kind.IsString() && want.Kind.IsString():
+		return &Cast{E: e, T: want}, nil // char(n) <-> text, varchar
+	case got.Kind.IsDateTime() && want.Kind.IsDateTime() && got.Kind != types.Time && want.Kind != types.Time:
+		return &Cast{E: e, T: want}, nil // date -> timestamp(tz), timestamp <-> timestamptz
 	}
 	if what == "" {
 		return nil, pgerror.New(pgerror.CodeDatatypeMismatch, "expression is of type %s but expected %s", got, want)
@@ -260,14 +270,28 @@ func (b *builder) unify(l, r Expr, op string) (Expr, Expr, types.T, error) {
 		return l, r, lt, nil
 	case lt.Kind.IsNumeric() && rt.Kind.IsNumeric():
 		return l, r, widerNumeric(lt, rt), nil
+	case isTimelineKind(lt.Kind) && isTimelineKind(rt.Kind):
+		l, r = promoteTimeline(l, r)
+		return l, r, l.Type(), nil
 	}
 	return nil, nil, types.T{}, pgerror.New(pgerror.CodeUndefinedFunction,
 		"operator does not exist: %s %s %s", lt, op, rt).WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 }
 
+// widerNumeric is PostgreSQL's promotion for mixed arithmetic and
+// comparison: float8 wins; real with real is real, real with anything
+// else float8 (PostgreSQL's preferred type); numeric with an integer is
+// numeric; else the wider int.
 func widerNumeric(a, b types.T) types.T {
-	if a.Kind == types.Float8 || b.Kind == types.Float8 {
+	switch {
+	case a.Kind == types.Float8 || b.Kind == types.Float8:
 		return types.TFloat8
+	case a.Kind == types.Float4 && b.Kind == types.Float4:
+		return types.TFloat4
+	case a.Kind == types.Float4 || b.Kind == types.Float4:
+		return types.TFloat8 // real with anything else resolves to float8
+	case a.Kind == types.Numeric || b.Kind == types.Numeric:
+		return types.TNumeric
 	}
 	if a.Kind > b.Kind {
 		return a
@@ -283,6 +307,9 @@ var binOps = map[opcode.Op]Op{
 }
 
 func (b *builder) binary(n *ast.BinaryOperationExpr, sc *scope) (Expr, error) {
+	if n.Op == opcode.NullEQ {
+		return b.notDistinct(n, sc)
+	}
 	op, ok := binOps[n.Op]
 	if !ok {
 		return nil, pgerror.Unimplemented("operator " + n.Op.String())
@@ -310,6 +337,11 @@ func (b *builder) binary(n *ast.BinaryOperationExpr, sc *scope) (Expr, error) {
 }
 
 func (b *builder) binOp(op Op, l, r Expr) (Expr, error) {
+	if !op.IsComparison() {
+		if e, ok, err := b.datetimeOp(op, l, r); ok { // build_datetime.go
+			return e, err
+		}
+	}
 	l, r, t, err := b.unify(l, r, op.String())
 	if err != nil {
 		return nil, err
@@ -320,8 +352,8 @@ func (b *builder) binOp(op Op, l, r Expr) (Expr, error) {
 	if !t.Kind.IsNumeric() {
 		return nil, pgerror.New(pgerror.CodeUndefinedFunction, "operator does not exist: %s %s %s", l.Type(), op, r.Type())
 	}
-	if op == OpMod && t.Kind == types.Float8 {
-		return nil, pgerror.New(pgerror.CodeUndefinedFunction, "operator does not exist: double precision %% double precision")
+	if op == OpMod && t.Kind.IsFloat() {
+		return nil, pgerror.New(pgerror.CodeUndefinedFunction, "operator does not exist: %s %% %s", t, t)
 	}
 	return &BinOp{Op: op, L: l, R: r, T: t}, nil
 }
@@ -336,6 +368,12 @@ func (b *builder) unary(n *ast.UnaryOperationExpr, sc *scope) (Expr, error) {
 		return &UnaryOp{Op: OpNot, E: e, T: types.TBool}, nil
 	case opcode.Plus:
 		return b.expr(n.V, sc)
+	case opcode.BitNeg:
+		e, err := b.expr(n.V, sc)
+		if err != nil {
+			return nil, err
+		}
+		return b.prefixOp("~", e)
 	case opcode.Minus:
 		if v, ok := n.V.(*driver.ValueExpr); ok && v.Kind() == driver.KindUint64 && v.GetUint64() == 1<<63 {
 			return &Const{D: types.NewInt(types.Int8, math.MinInt64), T: types.TInt8}, nil
@@ -346,7 +384,11 @@ func (b *builder) unary(n *ast.UnaryOperationExpr, sc *scope) (Expr, error) {
 		}
 		if c, ok := e.(*Const); ok && c.T.Kind.IsNumeric() {
 			d := c.D
-			d.I, d.F = -d.I, -d.F
+			if d.K == types.Numeric {
+				d = types.NumericNeg(d)
+			} else if !d.IsNull() {
+				d.I, d.F = -d.I, -d.F
+			}
 			return &Const{D: d, T: c.T}, nil
 		}
 		if e.Type().Kind == types.Unknown {
@@ -354,7 +396,7 @@ func (b *builder) unary(n *ast.UnaryOperationExpr, sc *scope) (Expr, error) {
 				return nil, err
 			}
 		}
-		if !e.Type().Kind.IsNumeric() {
+		if !e.Type().Kind.IsNumeric() && e.Type().Kind != types.Interval {
 			return nil, pgerror.New(pgerror.CodeUndefinedFunction, "operator does not exist: - %s", e.Type())
 		}
 		return &UnaryOp{Op: OpNeg, E: e, T: e.Type()}, nil

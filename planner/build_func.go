@@ -184,12 +184,23 @@ func (b *builder) funcCall(n *ast.FuncCallExpr, sc *scope) (Expr, error) {
 	if name == "pg_cast" {
 		return b.cast(n, sc)
 	}
+	switch name { // the sqlparse bridge's forms (sqlparse.PgOp, PgArray, PgAnyOp, PgAllOp)
+	case "pg_op":
+		return b.pgOp(n, sc)
+	case "pg_array":
+		return b.pgArray(n, nil, sc)
+	case "pg_any_op", "pg_all_op":
+		return b.anyAll(n, sc, name == "pg_all_op")
+	}
 	for _, a := range n.Args {
 		e, err := b.expr(a, sc)
 		if err != nil {
 			return nil, err
 		}
 		args = append(args, e)
+	}
+	if e, ok, err := b.seqFunc(name, args); ok || err != nil {
+		return e, err
 	}
 	switch name {
 	case "concat":
@@ -274,6 +285,10 @@ func (b *builder) cast(n *ast.FuncCallExpr, sc *scope) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f, ok := n.Args[0].(*ast.FuncCallExpr); ok && f.FnName.L == "pg_array" && t.Kind == types.Array {
+		elem := t.ElemType()
+		return b.pgArray(f, &elem, sc)
+	}
 	e, err := b.expr(n.Args[0], sc)
 	if err != nil {
 		return nil, err
@@ -287,11 +302,11 @@ func (b *builder) cast(n *ast.FuncCallExpr, sc *scope) (Expr, error) {
 		}
 		base := t
 		base.Width = 0
-		d, err := types.ParseText(base, c.D.S)
+		d, err := types.ParseTextIn(base, c.D.S, b.loc)
 		if err != nil {
 			return nil, err
 		}
-		if d, err = types.Cast(d, t); err != nil {
+		if d, err = types.CastIn(d, t, b.loc); err != nil {
 			return nil, err
 		}
 		return &Const{D: d, T: t}, nil

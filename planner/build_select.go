@@ -79,6 +79,9 @@ func (b *builder) selectStmt(s *ast.SelectStmt) (Plan, error) {
 				return nil, pgerror.New(pgerror.CodeGroupingError, "SELECT * is not allowed with GROUP BY or aggregates")
 			}
 			for i, c := range sc.table.Columns {
+				if c.Hidden {
+					continue
+				}
 				exprs = append(exprs, &ColRef{Idx: i, Name: c.Name, T: c.Type})
 				cols = append(cols, ResultColumn{Name: c.Name, T: c.Type})
 			}
@@ -114,7 +117,7 @@ func (b *builder) selectStmt(s *ast.SelectStmt) (Plan, error) {
 			if err != nil {
 				return nil, err
 			}
-			keys = append(keys, SortKey{Expr: &ColRef{Idx: idx, Name: cols[idx].Name, T: cols[idx].T}, Desc: item.Desc, NullsFirst: item.Desc})
+			keys = append(keys, SortKey{Expr: &ColRef{Idx: idx, Name: cols[idx].Name, T: cols[idx].T}, Desc: item.Desc, NullsFirst: item.NullOrder})
 		}
 	}
 
@@ -277,7 +280,14 @@ func (b *builder) orderItem(n ast.ExprNode, fields *ast.FieldList, out []ResultC
 func elideSort(s *Scan, exprs []Expr, keys []SortKey) bool {
 	fixed := 0
 	if len(s.Access.Spans) == 1 {
-		fixed = len(s.Access.Spans[0].Eq)
+		// Key columns fixed to one value; x = ANY($1) fixes a column to
+		// several values, so it ends the fixed prefix.
+		for _, e := range s.Access.Spans[0].Eq {
+			if _, ok := e.(*ElemsOf); ok {
+				break
+			}
+			fixed++
+		}
 	}
 	pos, reverse := 0, false
 	for i, k := range keys {
@@ -328,8 +338,11 @@ func outputName(n ast.ExprNode) string {
 			}
 			return "?column?"
 		}
-		if name == "concat" {
+		switch name { // the sqlparse bridge's operator forms
+		case "concat", "pg_op", "pg_any_op", "pg_all_op":
 			return "?column?"
+		case "pg_array":
+			return "array"
 		}
 		return name
 	case *ast.CaseExpr:
@@ -360,6 +373,18 @@ func shortTypeName(t types.T) string {
 		return "bytea"
 	case types.Timestamp:
 		return "timestamp"
+	case types.Array:
+		return shortTypeName(t.ElemType()) // PostgreSQL names '{1}'::int[] int4
+	}
+	if n, ok := shortNames[t.Kind]; ok {
+		return n
 	}
 	return "?column?"
+}
+
+// shortNames completes shortTypeName for the kinds that need no modifier.
+var shortNames = map[types.Kind]string{
+	types.Float4: "float4", types.Numeric: "numeric", types.Date: "date", types.Time: "time",
+	types.TimestampTZ: "timestamptz", types.Interval: "interval", types.UUID: "uuid",
+	types.JSON: "json", types.JSONB: "jsonb", types.BPChar: "bpchar",
 }

@@ -31,7 +31,42 @@ type TableDesc struct {
 	MarkerFamily string       `json:"marker_family"`
 	// NextColumnID is the next column id to assign (ids are never reused).
 	NextColumnID uint32 `json:"next_column_id"`
+	// PKName is the primary key constraint's name when one was given
+	// (CONSTRAINT name PRIMARY KEY); PrimaryKeyName returns the default.
+	PKName string `json:"pk_name,omitempty"`
+	// ShardBits > 0 marks a table declared without a PRIMARY KEY: its rowkey
+	// is the hidden int8 column RowIDColumn, whose top ShardBits bits after
+	// the sign are a hash of the rest (RowID), and the kv table is pre-split
+	// at every shard.
+	ShardBits int `json:"shard_bits,omitempty"`
+	// Indexes are the secondary indexes CREATE INDEX recorded. None is
+	// built yet: queries scan.
+	Indexes []IndexDesc `json:"indexes,omitempty"`
 }
+
+// IndexDesc is a recorded secondary index.
+type IndexDesc struct {
+	Name    string   `json:"name"`
+	Columns []string `json:"columns"`
+	Unique  bool     `json:"unique,omitempty"`
+}
+
+// SequenceDesc describes a sequence owned by a column (serial or
+// identity). Its counter lives in exec's sequence table, keyed by the
+// owning table and column ids, so it is dropped with the table.
+type SequenceDesc struct {
+	Name      string `json:"name"`
+	Start     int64  `json:"start"`
+	Increment int64  `json:"increment"`
+	Min       int64  `json:"min"`
+	Max       int64  `json:"max"`
+}
+
+// Identity kinds of ColumnDesc.Identity.
+const (
+	IdentityAlways    = "always"
+	IdentityByDefault = "by default"
+)
 
 // ColumnDesc describes one column. Key columns live in the rowkey; the
 // others are cells at (Family, Qualifier).
@@ -44,6 +79,18 @@ type ColumnDesc struct {
 	Family string `json:"family,omitempty"`
 	// KeyPos is the position in the rowkey, or -1 for a non-key column.
 	KeyPos int `json:"key_pos"`
+	// Default is the SQL text of the column's DEFAULT expression, evaluated
+	// per inserted row; "" for none. A serial column's is the PostgreSQL
+	// spelling nextval('seq'::regclass), but its value comes from Seq.
+	Default string `json:"default,omitempty"`
+	// Identity is IdentityAlways or IdentityByDefault for GENERATED ... AS
+	// IDENTITY columns, "" otherwise.
+	Identity string `json:"identity,omitempty"`
+	// Seq is the sequence of a serial or identity column; nil otherwise.
+	Seq *SequenceDesc `json:"seq,omitempty"`
+	// Hidden marks the row id column of a table without a primary key: it
+	// is not in SELECT *, not insertable, and ColumnIndex does not find it.
+	Hidden bool `json:"hidden,omitempty"`
 }
 
 // KeyColumn is one rowkey column: an index into Columns and its order.
@@ -67,14 +114,49 @@ func (c *ColumnDesc) Qualifier() []byte {
 	return binary.AppendUvarint(nil, uint64(c.ID))
 }
 
-// ColumnIndex returns the index of the named column, or -1.
+// ColumnIndex returns the index of the named column, or -1. Hidden
+// columns have no name.
 func (t *TableDesc) ColumnIndex(name string) int {
 	for i := range t.Columns {
-		if t.Columns[i].Name == name {
+		if t.Columns[i].Name == name && !t.Columns[i].Hidden {
 			return i
 		}
 	}
 	return -1
+}
+
+// PrimaryKeyName is the name of the primary key constraint: the one given,
+// or PostgreSQL's default <table>_pkey.
+func (t *TableDesc) PrimaryKeyName() string {
+	if t.PKName != "" {
+		return t.PKName
+	}
+	return t.Name + "_pkey"
+}
+
+// RowIDColumn is the name of the hidden rowkey column of a table declared
+// without a primary key (never resolvable by name).
+const RowIDColumn = "_rowid"
+
+// RowID returns the rowkey value of the n-th row (n >= 1) of a table with
+// ShardBits > 0: n with a hash of n in the top bits below the sign, so
+// consecutive inserts spread over 2^ShardBits regions. n must be below
+// 2^(63-ShardBits).
+func (t *TableDesc) RowID(n int64) int64 {
+	shard := (uint64(n) * 0x9E3779B97F4A7C15) >> (64 - t.ShardBits)
+	return int64(shard<<(63-t.ShardBits)) | n
+}
+
+// Visible returns the indexes of the columns SELECT * and RETURNING *
+// show: all but the hidden row id.
+func (t *TableDesc) Visible() []int {
+	out := make([]int, 0, len(t.Columns))
+	for i := range t.Columns {
+		if !t.Columns[i].Hidden {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // KVName is the name of the kv table that stores this SQL table's rows.

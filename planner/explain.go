@@ -90,6 +90,9 @@ func describe(p Plan) (string, Plan) {
 		case ConflictDoUpdate:
 			s += " ON CONFLICT DO UPDATE"
 		}
+		if p.Source != nil {
+			return fmt.Sprintf("INSERT INTO %s", p.Table.Name) + s[strings.Index(s, ")")+1:], p.Source
+		}
 		return s, nil
 	case *Update:
 		cols := make([]string, len(p.Set))
@@ -103,6 +106,10 @@ func describe(p Plan) (string, Plan) {
 		return "CREATE TABLE " + p.Desc.Name, nil
 	case *DropTable:
 		return "DROP TABLE " + strings.Join(p.Names, ", "), nil
+	case *CreateIndex:
+		return "CREATE INDEX " + p.Index.Name + " ON " + p.Table, nil
+	case *DropIndex:
+		return "DROP INDEX " + strings.Join(p.Names, ", "), nil
 	case *Explain:
 		return "", p.Input
 	}
@@ -115,7 +122,7 @@ func describe(p Plan) (string, Plan) {
 func (s *Scan) String() string {
 	var b strings.Builder
 	b.WriteString(s.Access.Kind.String())
-	if s.Access.Kind == MultiGet {
+	if s.Access.Kind == MultiGet && !hasElemsOf(spanKeys(s.Access.Spans)) {
 		fmt.Fprintf(&b, " %d KEYS", len(s.Access.Spans))
 	}
 	b.WriteString(" ON " + s.Table.Name)
@@ -181,3 +188,11 @@ func (sp *Span) String() string {
 }
 
 func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+func spanKeys(spans []Span) [][]Expr {
+	out := make([][]Expr, len(spans))
+	for i, sp := range spans {
+		out[i] = sp.Eq
+	}
+	return out
+}

@@ -76,7 +76,7 @@ func DeriveAccess(t *TableDesc, conjuncts []Expr) (Access, []Expr) {
 	tuples := crossProduct(prefix)
 	if len(prefix) == len(t.Key) {
 		acc := Access{Kind: PointGet}
-		if len(tuples) > 1 {
+		if len(tuples) > 1 || hasElemsOf(tuples) {
 			acc.Kind = MultiGet
 		}
 		for _, tup := range tuples {
@@ -132,6 +132,10 @@ func keyEqualities(t *TableDesc, col int, conjuncts []Expr, consumed []bool) ([]
 		}
 		if v := eqConst(c, col, ct); v != nil {
 			return []Expr{v}, []int{i}
+		}
+		if f, ok := c.(*Func); ok && f.Name == "= ANY" && isCol(f.Args[0], col) && isConstant(f.Args[1]) &&
+			keyCompatible(ct, f.Args[1].Type().ElemType()) {
+			return []Expr{&ElemsOf{Array: f.Args[1], T: f.Args[1].Type().ElemType()}}, []int{i}
 		}
 		if in, ok := c.(*InList); ok && !in.Not && isCol(in.E, col) {
 			if vals := constList(in.List, ct); vals != nil {
@@ -309,4 +313,17 @@ func keyCompatible(ct, vt types.T) bool {
 		return vt.Kind.IsInt()
 	}
 	return ct.Kind == vt.Kind
+}
+
+// hasElemsOf reports whether a key tuple holds an ElemsOf, whose number of
+// keys is known only at execution.
+func hasElemsOf(tuples [][]Expr) bool {
+	for _, tup := range tuples {
+		for _, e := range tup {
+			if _, ok := e.(*ElemsOf); ok {
+				return true
+			}
+		}
+	}
+	return false
 }

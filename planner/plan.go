@@ -138,16 +138,29 @@ const (
 	ConflictDoUpdate
 )
 
-// Insert writes rows. Rows[i][j] is the value of column Targets[j].
+// Insert writes rows. Rows[i][j] is the value of column Targets[j]; the
+// targets are every visible column (omitted ones hold their DEFAULT). With
+// a Source (INSERT ... SELECT), Rows holds one row evaluated over each
+// source row. A hidden row id is assigned by exec.
 type Insert struct {
 	Table    *TableDesc
 	Targets  []int
 	Rows     [][]Expr
+	Source   Plan // nil for VALUES
 	Conflict ConflictAction
 	// For ConflictDoUpdate: Set and Where are evaluated over the existing
 	// row (slots 0..n-1) followed by the EXCLUDED row (slots n..2n-1).
 	Set   []SetItem
 	Where Expr
+	Returning
+}
+
+// Returning is the RETURNING list of a write: Exprs over the written row
+// (the new row for INSERT and UPDATE, the old one for DELETE), producing
+// Cols. Both are nil without RETURNING.
+type Returning struct {
+	Exprs []Expr
+	Cols  []ResultColumn
 }
 
 // SetItem assigns Expr to column Col.
@@ -161,12 +174,30 @@ type Update struct {
 	Table *TableDesc
 	Scan  *Scan
 	Set   []SetItem
+	Returning
 }
 
 // Delete removes the rows Scan finds.
 type Delete struct {
 	Table *TableDesc
 	Scan  *Scan
+	Returning
+}
+
+// CreateIndex records a secondary index; none is built yet.
+type CreateIndex struct {
+	Table       string
+	Index       IndexDesc
+	IfNotExists bool
+	// AutoName is set when the name was chosen by the planner: exec then
+	// appends 1, 2, ... until it is free, as PostgreSQL does.
+	AutoName bool
+}
+
+// DropIndex removes recorded indexes.
+type DropIndex struct {
+	Names    []string
+	IfExists bool
 }
 
 // CreateTable creates a table; Desc has no ID yet.
@@ -189,9 +220,11 @@ type Explain struct {
 
 var explainCols = []ResultColumn{{Name: "QUERY PLAN", T: types.TText}}
 
-func (*Insert) Columns() []ResultColumn      { return nil }
-func (*Update) Columns() []ResultColumn      { return nil }
-func (*Delete) Columns() []ResultColumn      { return nil }
+func (p *Insert) Columns() []ResultColumn    { return p.Cols }
+func (p *Update) Columns() []ResultColumn    { return p.Cols }
+func (p *Delete) Columns() []ResultColumn    { return p.Cols }
+func (*CreateIndex) Columns() []ResultColumn { return nil }
+func (*DropIndex) Columns() []ResultColumn   { return nil }
 func (*CreateTable) Columns() []ResultColumn { return nil }
 func (*DropTable) Columns() []ResultColumn   { return nil }
 func (*Explain) Columns() []ResultColumn     { return explainCols }

@@ -172,3 +172,91 @@ func parseConflict(src string, toks []token, at token) (*conflictSpec, error) {
 	}
 	return &conflictSpec{oc: oc, setPiece: toks[p.i:]}, nil
 }
+
+// InsertExtras is the INSERT syntax cut out before TiDB parsing.
+type InsertExtras struct {
+	Alias string // INSERT INTO t AS alias; "" if none
+	// Overriding is "system" or "user" for OVERRIDING ... VALUE; "" if none.
+	Overriding string
+	// DefaultValues is set for INSERT ... DEFAULT VALUES.
+	DefaultValues bool
+}
+
+// cutInsertExtras removes "AS alias" after the target table, OVERRIDING
+// {SYSTEM | USER} VALUE, and turns DEFAULT VALUES into an empty VALUES row.
+// It returns nil extras for other statements and plain INSERTs.
+func cutInsertExtras(src string, body []token) ([]token, *InsertExtras, error) {
+	if len(body) < 3 || !body[0].is("insert") || !body[1].is("into") {
+		return body, nil, nil
+	}
+	ex := &InsertExtras{}
+	i := 3 // after INSERT INTO name
+	for i+1 < len(body) && body[i].isOp(".") {
+		i += 2
+	}
+	out := append([]token(nil), body[:i]...)
+	if i+1 < len(body) && body[i].is("as") {
+		if body[i+1].kind != tkIdent && body[i+1].kind != tkQIdent {
+			return nil, nil, syntaxErrorAt(src, body[i+1].pos, body[i+1].end)
+		}
+		ex.Alias = body[i+1].val
+		i += 2
+	}
+	if i < len(body) && body[i].isOp("(") {
+		depth := 0
+		for ; i < len(body); i++ {
+			out = append(out, body[i])
+			if body[i].isOp("(") {
+				depth++
+			} else if body[i].isOp(")") {
+				if depth--; depth == 0 {
+					i++
+					break
+				}
+			}
+		}
+	}
+	if i < len(body) && body[i].is("overriding") {
+		if i+2 >= len(body) || !(body[i+1].is("system") || body[i+1].is("user")) || !body[i+2].is("value") {
+			p := &utilParser{src: src, toks: body, i: i + 1}
+			if i+1 < len(body) && (body[i+1].is("system") || body[i+1].is("user")) {
+				p.i++
+			}
+			return nil, nil, p.errHere()
+		}
+		ex.Overriding = body[i+1].val
+		i += 3
+	}
+	if i+1 < len(body) && body[i].is("default") && body[i+1].is("values") {
+		ex.DefaultValues = true
+		out = append(out, synth("VALUES", body[i]), synth("(", body[i]), synth(")", body[i+1]))
+		i += 2
+	}
+	out = append(out, body[i:]...)
+	if *ex == (InsertExtras{}) {
+		return body, nil, nil
+	}
+	return out, ex, nil
+}
+
+// seqFuncWords are PostgreSQL sequence functions that TiDB's grammar
+// reserves for its own NEXTVAL(seq) syntax.
+var seqFuncWords = map[string]bool{"nextval": true, "setval": true, "lastval": true}
+
+// quoteSeqFuncs turns nextval( / setval( / lastval( into quoted identifiers,
+// so TiDB parses them as ordinary function calls with string arguments.
+func quoteSeqFuncs(toks []token) []token {
+	var out []token
+	for i, t := range toks {
+		if t.kind == tkIdent && seqFuncWords[t.val] && i+1 < len(toks) && toks[i+1].isOp("(") {
+			if out == nil {
+				out = append([]token(nil), toks...)
+			}
+			out[i] = synth(quoteIdent(t.val), t)
+		}
+	}
+	if out == nil {
+		return toks
+	}
+	return out
+}

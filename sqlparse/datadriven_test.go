@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -82,7 +83,19 @@ func run(cmd, input string) string {
 				fmt.Fprintf(&b, "utility %s\n", fmtUtility(st.Utility))
 				continue
 			}
+			if ix := st.Index; ix != nil {
+				fmt.Fprintf(&b, "index drop=%v unique=%v ifnotexists=%v ifexists=%v name=%q names=%q table=%q cols=%q method=%q partial=%v\n",
+					ix.Drop, ix.Unique, ix.IfNotExists, ix.IfExists, ix.Name, ix.Names, ix.Table, ix.Columns, ix.Method, ix.Partial)
+				continue
+			}
 			fmt.Fprintf(&b, "%s\n", restore(st.AST))
+			if sel, ok := st.AST.(*ast.SelectStmt); ok && sel.OrderBy != nil {
+				b.WriteString("nulls first:")
+				for _, it := range sel.OrderBy.Items {
+					fmt.Fprintf(&b, " %v", it.NullOrder)
+				}
+				b.WriteString("\n")
+			}
 			if ex, ok := st.AST.(*ast.ExplainStmt); ok {
 				fmt.Fprintf(&b, "explain analyze=%v\n", ex.Analyze)
 			}
@@ -100,6 +113,27 @@ func run(cmd, input string) string {
 				b.WriteString("returning")
 				for _, f := range st.Returning {
 					fmt.Fprintf(&b, " %s", restore(f))
+				}
+				b.WriteString("\n")
+			}
+			if ie := st.Insert; ie != nil {
+				fmt.Fprintf(&b, "insert alias=%q overriding=%q default values=%v\n", ie.Alias, ie.Overriding, ie.DefaultValues)
+			}
+			names := make([]string, 0, len(st.Columns))
+			for n := range st.Columns {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				c := st.Columns[n]
+				fmt.Fprintf(&b, "column %s default=%q serial=%q identity=%q", n, c.Default, c.Serial, c.Identity)
+				for _, o := range []struct {
+					k string
+					v *int64
+				}{{"start", c.Seq.Start}, {"increment", c.Seq.Increment}, {"min", c.Seq.Min}, {"max", c.Seq.Max}} {
+					if o.v != nil {
+						fmt.Fprintf(&b, " %s=%d", o.k, *o.v)
+					}
 				}
 				b.WriteString("\n")
 			}

@@ -8,23 +8,30 @@ var tableConstraintWords = map[string]bool{
 }
 
 // rewriteDDLTypes replaces the PostgreSQL column types of CREATE TABLE and
-// ALTER TABLE ... ADD [COLUMN] with the TiDB types of the doc.go table. Other
-// statements are returned unchanged.
-func rewriteDDLTypes(src string, toks []token) ([]token, error) {
+// ALTER TABLE ... ADD [COLUMN] with the TiDB types of the doc.go table, and
+// cuts out what TiDB does not parse (DEFAULT expressions, serial types,
+// GENERATED ... AS IDENTITY) into extras, keyed by column name (nil if
+// none). Other statements are returned unchanged.
+func rewriteDDLTypes(src string, toks []token) (_ []token, extras map[string]*ColumnExtra, err error) {
 	if len(toks) < 3 || !(toks[0].is("create") || toks[0].is("alter")) {
-		return toks, nil
+		return toks, nil, nil
 	}
+	extras = map[string]*ColumnExtra{}
+	defer func() {
+		if len(extras) == 0 {
+			extras = nil
+		}
+	}()
 	i := 1
 	for i < len(toks) && (toks[i].is("temp") || toks[i].is("temporary") || toks[i].is("unlogged") ||
 		toks[i].is("global") || toks[i].is("local")) {
 		i++
 	}
 	if i >= len(toks) || !toks[i].is("table") {
-		return toks, nil
+		return toks, nil, nil
 	}
 	out := append([]token(nil), toks[:i+1]...)
 	rest := toks[i+1:]
-	var err error
 	if toks[0].is("create") {
 		// Elements are the depth-1 comma-separated items of the first (...).
 		depth, elemStart := 0, false
@@ -33,8 +40,8 @@ func rewriteDDLTypes(src string, toks []token) ([]token, error) {
 			if depth == 1 && elemStart {
 				elemStart = false
 				var k int
-				if k, out, err = columnDef(src, rest, j, out); err != nil {
-					return nil, err
+				if k, out, err = columnDef(src, rest, j, out, extras); err != nil {
+					return nil, nil, err
 				}
 				if k > j {
 					j = k - 1
@@ -52,7 +59,7 @@ func rewriteDDLTypes(src string, toks []token) ([]token, error) {
 			}
 			out = append(out, t)
 		}
-		return out, nil
+		return out, extras, nil
 	}
 	depth := 0
 	for j := 0; j < len(rest); j++ {
@@ -74,19 +81,20 @@ func rewriteDDLTypes(src string, toks []token) ([]token, error) {
 				k += 3
 			}
 			var next int
-			if next, out, err = columnDef(src, rest, k, out); err != nil {
-				return nil, err
+			if next, out, err = columnDef(src, rest, k, out, extras); err != nil {
+				return nil, nil, err
 			}
 			j = next - 1
 		}
 	}
-	return out, nil
+	return out, extras, nil
 }
 
 // columnDef handles a column definition starting at toks[j]: it appends the
-// name and the rewritten type to out and returns the index after the type.
-// When toks[j] does not start a column definition it returns j, out.
-func columnDef(src string, toks []token, j int, out []token) (int, []token, error) {
+// name, the rewritten type and the column constraints TiDB understands to out
+// and returns the index after the definition; serial, DEFAULT and identity go
+// to extras. When toks[j] does not start a column definition it returns j, out.
+func columnDef(src string, toks []token, j int, out []token, extras map[string]*ColumnExtra) (int, []token, error) {
 	if j >= len(toks) || (toks[j].kind != tkIdent && toks[j].kind != tkQIdent) || tableConstraintWords[toks[j].val] && toks[j].kind == tkIdent {
 		return j, out, nil
 	}
@@ -98,9 +106,9 @@ func columnDef(src string, toks []token, j int, out []token) (int, []token, erro
 	if !ok {
 		return j, out, nil
 	}
-	if ty.base == "serial" || ty.base == "bigserial" || ty.base == "smallserial" ||
-		ty.base == "serial4" || ty.base == "serial8" || ty.base == "serial2" {
-		return 0, nil, unsupported("type " + ty.base).WithPosition(charPos(src, toks[k].pos))
+	var ex ColumnExtra
+	if base, ok := serialTypes[ty.base]; ok && len(ty.mods) == 0 && ty.array == 0 {
+		ex.Serial, ty = ty.base, pgTypeName{base: base}
 	}
 	tidb, err := ddlType(ty)
 	if err != nil {
@@ -111,5 +119,12 @@ func columnDef(src string, toks []token, j int, out []token) (int, []token, erro
 	}
 	out = append(out, toks[j:k]...)
 	out = append(out, synth(tidb, toks[k]))
+	next, out, err2 := columnConstraints(src, toks, next, out, &ex)
+	if err2 != nil {
+		return 0, nil, err2
+	}
+	if ex != (ColumnExtra{}) {
+		extras[toks[k-1].val] = &ex
+	}
 	return next, out, nil
 }

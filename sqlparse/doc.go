@@ -6,7 +6,7 @@
 //
 // # Pipeline
 //
-// Parse runs every query string through five stages:
+// Parse runs every query string through six stages:
 //
 //	query string
 //	     |
@@ -19,19 +19,103 @@
 //	     v
 //	3. rewrite    clauses.go: EXPLAIN options, cut ON CONFLICT and RETURNING
 //	     |        ddl.go: PostgreSQL column types -> TiDB types (table below)
-//	     |        rewrite.go: x::T, CAST(x AS T), TYPE 'lit' -> pg_cast(x,'T');
-//	     |        FROM ONLY rejected
+//	     |        rewrite.go, in this order, over the remaining tokens:
+//	     |          operators.go  OPERATOR(pg_catalog.op) -> op; COLLATE
+//	     |                        "C"/"POSIX"/"default"/ucs_basic dropped
+//	     |          unsupported.go constructs widesql lacks -> 0A000 naming
+//	     |                        them; MySQL-only syntax -> 42601
+//	     |          then one pass: casts -> pg_cast(x,'T'); operators ->
+//	     |          TiDB operators + markers (below); LIKE patterns
+//	     |          parenthesized; ARRAY[..], ANY/ALL (arrays.go); paging
+//	     |          clauses (limit.go); NULLS FIRST/LAST; FILTER
+//	     |          (aggfilter.go); x ISNULL/NOTNULL; INTERVAL 'n' unit;
+//	     |          keyword aliases quoted; FROM ONLY rejected
 //	     v
 //	4. emit       emit.go: tokens -> text for TiDB ($n -> ?, strings as
 //	     |        standard '...' literals, quoted identifiers as "..."),
 //	     |        recording rewritten offset -> original token
 //	     v
 //	5. TiDB parse parse.go: ANSI_QUOTES|PIPES_AS_CONCAT|NO_BACKSLASH_ESCAPES;
-//	              errors mapped back to the original text; every
-//	              ParamMarkerExpr gets Order = n-1 for its $n
+//	     |        errors mapped back to the original text; every
+//	     |        ParamMarkerExpr gets Order = n-1 for its $n
+//	     v
+//	6. markers    markers.go: an ast.Visitor resolves the operator markers
+//	              and ANY/ALL into the forms the planner reads (below)
 //
 // Nothing between stages is regex-based: every rewrite works on tokens, so
 // text inside literals, quoted identifiers and comments is never touched.
+//
+// # Operators and precedence
+//
+// Operand extents are never guessed for operators: each PostgreSQL operator
+// TiDB lacks is emitted as a TiDB operator of the same precedence, so
+// TiDB's own grammar decides what its operands are, and tagged with a
+// marker "COLLATE <mysql collation>" emitted just before it. COLLATE binds
+// tightest in TiDB, so the marker lands on the right spine of the left
+// operand, where the marker pass finds it, removes it and rewrites the
+// node. User COLLATE clauses never reach TiDB, so every COLLATE in a parsed
+// tree is a marker.
+//
+//	PostgreSQL                   TiDB text              after the marker pass
+//	a IS NOT DISTINCT FROM b     a <=> b                a <=> b
+//	a IS DISTINCT FROM b         a COLLATE m <=> b      NOT (a <=> b)
+//	a ^ b                        a ^ b                  pg_op('^', a, b)
+//	a OP b, OP one of            a COLLATE m | b        pg_op('OP', a, b)
+//	  ~ ~* !~ !~* ~~ ~~* !~~ !~~* || # & << >> -> ->> #> #>> @> <@ &&
+//	a | b                        a | b                  pg_op('|', a, b)
+//	OP x, OP one of |/ ||/ @ ~   0 COLLATE m | x        pg_op('OP', x)
+//	ORDER BY x [ASC|DESC] NULLS  x COLLATE m [ASC|DESC] ByItem.NullOrder
+//
+// PostgreSQL gives every operator without its own grammar rule (||, ~, ->,
+// &, |, #, <<, >>, ...) one left-associative level between comparison and
+// + -; TiDB's '|' is exactly there. ^ is above * and below unary minus in
+// both grammars (-2 ^ 2 = 4). A prefix ~ inside arithmetic (1 + ~x) stays
+// TiDB's tighter ~, and |/ ||/ @ there are 0A000. IS DISTINCT FROM takes
+// TiDB's comparison level, one above PostgreSQL's IS level: only a
+// comparison directly to its right (a IS DISTINCT FROM b = c) groups
+// differently. After [I]LIKE TiDB reads only a primary, so the pattern is
+// parenthesized up to the first token binding as loosely as LIKE
+// (operators.go, likePatternEnd). ? ?| ?& @@ and a few others are 0A000.
+//
+// After the marker pass, ast.ByItem.NullOrder is true exactly when
+// PostgreSQL puts NULLs first: NULLS FIRST, or DESC without NULLS LAST.
+//
+// # Arrays, ANY and ALL
+//
+// ARRAY[a, b] becomes pg_array(a, b); ARRAY[..]::T[] keeps its cast.
+// x op ANY|SOME|ALL (e) becomes x op pg_any(e) / pg_all(e); the marker
+// pass expands a literal array: = ANY -> IN (..), <> ALL -> NOT IN (..),
+// other operators an OR / AND of comparisons (elements cast when the array
+// was). Any other array (a parameter, a column, an empty array) leaves
+// pg_any_op('op', x, e) / pg_all_op('op', x, e). x op ANY (SELECT ..) stays
+// TiDB's subquery. Subscripts, ARRAY(subquery) and nested ARRAY[[..]] are
+// 0A000.
+//
+// # Clauses
+//
+// LIMIT n | ALL | NULL | 'n' | $n, OFFSET n [ROW|ROWS] and FETCH
+// FIRST|NEXT [n] ROW|ROWS ONLY, in any order, become TiDB's LIMIT c OFFSET
+// o (ALL and NULL as the largest count); negative constants are 2201W /
+// 2201X, a non-integer string 22P02, expressions 0A000. agg(args) FILTER
+// (WHERE c) becomes agg(CASE WHEN c THEN arg1 END, args...) (count(*) ->
+// count(CASE WHEN c THEN 1 END)): every aggregate widesql has skips NULLs;
+// FILTER on array_agg and the json aggregates is 0A000. INTERVAL 'n' unit
+// (one of year, month, day, hour, minute, second) becomes pg_cast('n
+// unit', 'interval'), dropping a fraction below the unit as PostgreSQL's
+// qualifier does; qualifiers with TO and non-numeric literals are 0A000.
+//
+// # Unsupported syntax
+//
+// unsupported.go rejects what widesql does not implement with 0A000 and a
+// message naming it (LATERAL, WITH, DISTINCT ON, FOR UPDATE/SHARE, WITH
+// ORDINALITY, TABLESAMPLE, GROUPING SETS/ROLLUP/CUBE, WITHIN GROUP, field
+// selection (x).f, ORDER BY ... USING, SIMILAR TO, AT TIME ZONE, BETWEEN
+// SYMMETRIC, OVERLAPS, named arguments, ORDER BY inside an aggregate,
+// VALUES in UNION, COPY, VACUUM, LISTEN/NOTIFY, CREATE TYPE/VIEW/...), and
+// MySQL-only syntax that TiDB would accept with a MySQL meaning (backquoted
+// names, REGEXP/RLIKE/DIV/MOD/XOR infix, prefix !, :=, INTERVAL n unit)
+// with 42601 at the token, as PostgreSQL does. Joins, subqueries, set
+// operations and window functions parse and are rejected by the planner.
 //
 // # Casts
 //
@@ -67,13 +151,21 @@
 //	timestamptz[(p)], with time zone    TIMESTAMP(p|6)   "timestamptz"
 //	time[(p)] [without time zone]       TIME(p|6)        "time"
 //	date                                DATE             "date"
-//	numeric[(p[,s])], decimal           DECIMAL[(p,s)]   "numeric"
+//	numeric, decimal                    DECIMAL          "numeric"
+//	numeric(p[,s]), decimal(p[,s])      ENUM('pg:numeric(p,s)')  "numeric(p,s)"
 //	json                                JSON             "json"
+//	jsonb                               ENUM('pg:jsonb')         "jsonb"
+//	uuid                                ENUM('pg:uuid')          "uuid"
+//	interval[(p)]                       ENUM('pg:interval')      "interval"
+//	T[] (any type above but oid)        ENUM('pg:T[]')           "T[]", e.g. "varchar(5)[]"
 //	oid                                 INT UNSIGNED     "oid"
 //
-// serial types, arrays and every other type name (uuid, jsonb, ...) are
-// rejected with 0A000 at parse time, so a CREATE TABLE that parses always
-// has types PGType understands. Column names may be Phoenix-style
+// TiDB has no uuid, jsonb, interval or array type, and its DECIMAL cannot
+// hold PostgreSQL's numeric(1000,s) or negative scales, so those columns
+// carry the PostgreSQL type name in a one-element ENUM prefixed "pg:",
+// which PGType returns verbatim. Every other type name (timetz, money,
+// ...) is rejected with 0A000 at parse time, so a CREATE TABLE that parses
+// always has types PGType understands. Column names may be Phoenix-style
 // "family.column"; TiDB keeps the family in ColumnName.Table.
 //
 // # Positions

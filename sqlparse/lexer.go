@@ -39,7 +39,7 @@ func (t token) is(kw string) bool { return t.kind == tkIdent && t.val == kw }
 func (t token) isOp(op string) bool { return t.kind == tkOp && t.val == op }
 
 // multiOps are the multi-character operators recognised, longest first.
-var multiOps = []string{"->>", "!~*", "::", "<=", ">=", "<>", "!=", "||", "->", "@>", "<@", "!~", "~*", "<<", ">>", "&&", ":=", "=>"}
+var multiOps = []string{"!~~*", "->>", "#>>", "!~~", "~~*", "||/", "!~*", "::", "#>", "|/", "~~", "<=", ">=", "<>", "!=", "||", "->", "@>", "<@", "!~", "~*", "<<", ">>", "&&", ":=", "=>"}
 
 // lexer splits a PostgreSQL query string into tokens, dropping whitespace and
 // comments. It never looks at more than the input it was given.

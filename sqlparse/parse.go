@@ -21,6 +21,14 @@ type Statement struct {
 	NumParams  int                // highest $n referenced (0 if none)
 	OnConflict *OnConflict        // INSERT ... ON CONFLICT, cut out before TiDB parsing; nil if absent
 	Returning  []*ast.SelectField // RETURNING list of INSERT/UPDATE/DELETE; nil if absent
+	// Insert holds the INSERT syntax TiDB does not know (table alias,
+	// OVERRIDING); nil if none was written.
+	Insert *InsertExtras
+	// Columns holds, by column name, what CREATE TABLE said about a column
+	// that TiDB does not parse (DEFAULT text, serial, identity); nil if none.
+	Columns map[string]*ColumnExtra
+	// Index is CREATE INDEX or DROP INDEX, parsed without TiDB (AST nil).
+	Index *IndexStmt
 }
 
 // sqlMode is what makes TiDB read the rewritten text as standard SQL.
@@ -83,12 +91,18 @@ func parseOne(p *parser.Parser, src string, toks []token) (Statement, error) {
 		st.Utility = u
 		return st, err
 	}
+	if st.Index, err = parseIndexStmt(src, toks); err != nil || st.Index != nil {
+		return st, err
+	}
 	prefix, bodyAt, err := explainPrefix(src, toks)
 	if err != nil {
 		return st, err
 	}
 	body, conflict, returning, onAt := cutClauses(toks[bodyAt:])
-	if body, err = rewriteDDLTypes(src, body); err != nil {
+	if body, st.Insert, err = cutInsertExtras(src, body); err != nil {
+		return st, err
+	}
+	if body, st.Columns, err = rewriteDDLTypes(src, body); err != nil {
 		return st, err
 	}
 	if st.AST, err = parseTokens(p, src, append(prefix, body...), last); err != nil {
@@ -135,8 +149,15 @@ func parseOne(p *parser.Parser, src string, toks []token) (Statement, error) {
 // parseTokens rewrites, emits and parses one statement's tokens with TiDB,
 // then fixes parameter orders. last is the statement's last original token,
 // for "at end of input" positions.
-func parseTokens(p *parser.Parser, src string, toks []token, last token) (ast.StmtNode, error) {
-	toks, err := rewrite(src, toks)
+func parseTokens(p *parser.Parser, src string, toks []token, last token) (_ ast.StmtNode, err error) {
+	defer func() {
+		// The TiDB parser panics on a few inputs (its test driver's
+		// decimals); bad input must never take the server down.
+		if r := recover(); r != nil {
+			err = syntaxErrorAt(src, toks[0].pos, toks[0].end)
+		}
+	}()
+	toks, err = rewrite(src, quoteSeqFuncs(toks))
 	if err != nil {
 		return nil, err
 	}
@@ -149,6 +170,11 @@ func parseTokens(p *parser.Parser, src string, toks []token, last token) (ast.St
 		return nil, syntaxErrorAt(src, toks[0].pos, toks[0].end)
 	}
 	nodes[0].Accept(&paramFixer{params: r.params})
+	mp := &markerPass{}
+	nodes[0].Accept(mp)
+	if mp.err != nil {
+		return nil, mp.err
+	}
 	return nodes[0], nil
 }
 

@@ -1,6 +1,9 @@
 package sqlparse
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/widesql/widesql/pgwire/pgerror"
 )
 
@@ -15,16 +18,37 @@ var notCallee = map[string]bool{
 	"filter": true, "within": true, "return": true, "into": true, "table": true,
 }
 
-// intervalUnits follow INTERVAL 'n' in MySQL syntax, which TiDB keeps.
+// intervalUnits are the fields of PostgreSQL's interval qualifier
+// (INTERVAL '1' DAY).
 var intervalUnits = map[string]bool{
-	"year": true, "month": true, "week": true, "day": true, "hour": true,
-	"minute": true, "second": true, "microsecond": true, "quarter": true,
+	"year": true, "month": true, "day": true, "hour": true, "minute": true, "second": true,
+}
+
+// intervalQualifier reads INTERVAL 'n' unit, with the literal at toks[i]
+// and the unit after it, and returns the literal 'n unit'. Only a number
+// with a single field is supported: 'n' DAY means n days and, as in
+// PostgreSQL, the fields below the qualifier are dropped ('1.5' HOUR is one
+// hour); other qualifiers are 0A000.
+func (w *rewriter) intervalQualifier(toks []token, i int) (token, error) {
+	lit, unit := toks[i], toks[i+1]
+	if i+2 < len(toks) && toks[i+2].is("to") {
+		return lit, pgerror.Unimplemented("interval qualifier " + unit.val + " TO ...").WithPosition(charPos(w.src, unit.pos))
+	}
+	n := strings.TrimSpace(lit.val)
+	if _, err := strconv.ParseFloat(n, 64); err != nil {
+		return lit, pgerror.Unimplemented("interval qualifier on a literal that is not a number").WithPosition(charPos(w.src, unit.pos))
+	}
+	if i := strings.IndexAny(n, ".eE"); i >= 0 && unit.val != "second" {
+		n = n[:i] // the qualifier drops the fields below it: '1.5' HOUR is 1 hour
+		if n == "" || n == "-" || n == "+" {
+			n += "0"
+		}
+	}
+	lit.val = n + " " + unit.val
+	return lit, nil
 }
 
 // rewriter holds the state of one token-level rewrite pass.
-// noLimit is the LIMIT count standing for LIMIT ALL.
-const noLimit = "18446744073709551615"
-
 type rewriter struct {
 	src string
 	out []token
@@ -34,24 +58,72 @@ type rewriter struct {
 // TYPE 'literal' become pg_cast(x, 'T'); FROM ONLY is rejected. $n tokens
 // pass through (emit turns them into '?').
 func rewrite(src string, toks []token) ([]token, error) {
+	toks, err := reduceOperatorSyntax(src, toks)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkUnsupported(src, toks); err != nil {
+		return nil, err
+	}
 	w := &rewriter{src: src, out: make([]token, 0, len(toks)+8)}
-	var castDepth []bool       // one entry per open "(": true when it opened CAST(
-	limitSeen := []bool{false} // per paren depth: a LIMIT was emitted
+	var castDepth []bool     // one entry per open "(" or "[": true when it opened CAST(
+	var closers []string     // one entry per open bracket: what its closing bracket becomes ("" = itself)
+	closeAt := map[int]int{} // token index -> ")"s to emit before it (LIKE patterns)
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		switch {
-		case t.is("limit"):
-			// LIMIT ALL means no limit; TiDB has no spelling for it, so it
-			// becomes the largest count, which the planner reads as none.
-			limitSeen[len(limitSeen)-1] = true
-			w.out = append(w.out, t)
-			if i+1 < len(toks) && toks[i+1].is("all") {
-				w.out = append(w.out, synth(noLimit, toks[i+1]))
-				i++
+		for ; closeAt[i] > 0; closeAt[i]-- {
+			w.out = append(w.out, synthGlued(")", t))
+		}
+		if (t.is("like") || t.is("ilike")) && i+1 < len(toks) {
+			w.out = append(w.out, t, synth("(", toks[i+1]))
+			closeAt[likePatternEnd(toks, i)]++
+			continue
+		}
+		if t.kind == tkOp {
+			done, err := w.rewriteOperator(toks, i)
+			if err != nil {
+				return nil, err
 			}
-		case t.is("offset") && !limitSeen[len(limitSeen)-1]:
-			// PostgreSQL allows OFFSET without LIMIT; TiDB does not.
-			w.out = append(w.out, synth("limit", t), synth(noLimit, t), t)
+			if done {
+				continue
+			}
+		}
+		if t.is("is") {
+			if j := w.rewriteIsDistinct(toks, i); j >= 0 {
+				i = j
+				continue
+			}
+		}
+		switch {
+		case t.is("limit") || t.is("offset") || (t.is("fetch") && i+1 < len(toks) && (toks[i+1].is("first") || toks[i+1].is("next"))):
+			j, err := w.rewriteLimit(toks, i)
+			if err != nil {
+				return nil, err
+			}
+			i = j
+		case t.is("filter"):
+			j, err := w.rewriteFilter(toks, i)
+			if err != nil {
+				return nil, err
+			}
+			if j >= 0 {
+				i = j
+				continue
+			}
+			w.out = append(w.out, t)
+		case (t.is("isnull") || t.is("notnull")) && w.endsOperand() && !(i+1 < len(toks) && toks[i+1].isOp("(")):
+			// PostgreSQL's postfix x ISNULL / x NOTNULL.
+			w.out = append(w.out, synth("is", t))
+			if t.val == "notnull" {
+				w.out = append(w.out, synth("not", t))
+			}
+			w.out = append(w.out, synth("null", t))
+		case t.is("nulls"):
+			if j := w.rewriteNulls(toks, i); j >= 0 {
+				i = j
+				continue
+			}
+			w.out = append(w.out, t)
 		case t.isOp("::"):
 			ty, next, ok := parseTypeName(toks, i+1)
 			if !ok {
@@ -64,17 +136,41 @@ func rewrite(src string, toks []token) ([]token, error) {
 		case t.is("cast") && i+1 < len(toks) && toks[i+1].isOp("("):
 			w.out = append(w.out, synth("pg_cast", t), synthGlued("(", toks[i+1]))
 			castDepth = append(castDepth, true)
+			closers = append(closers, "")
 			i++
-		case t.isOp("(") || t.isOp("["):
+		case t.is("array"):
+			ok, err := w.rewriteArray(toks, i, &closers)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				castDepth = append(castDepth, false)
+				i++
+				continue
+			}
+			w.out = append(w.out, t)
+		case w.anyCall(toks, i) != "":
+			w.out = append(w.out, synth(w.anyCall(toks, i), t))
+		case t.kind == tkNumber && len(t.val) > 30:
+			// TiDB's decimal holds 65 digits and panics past its buffer;
+			// PostgreSQL reads any long literal as numeric.
+			w.out = append(w.out, synth("pg_cast", t), synthGlued("(", t), synth(quoteString(t.val), t),
+				synthGlued(",", t), synth("'numeric'", t), synthGlued(")", t))
+		case t.isOp("["):
+			return nil, pgerror.Unimplemented("array subscripts").WithPosition(charPos(src, t.pos))
+		case t.isOp("("):
 			castDepth = append(castDepth, false)
-			limitSeen = append(limitSeen, false)
+			closers = append(closers, "")
 			w.out = append(w.out, t)
 		case t.isOp(")") || t.isOp("]"):
 			if len(castDepth) > 0 {
 				castDepth = castDepth[:len(castDepth)-1]
 			}
-			if len(limitSeen) > 1 {
-				limitSeen = limitSeen[:len(limitSeen)-1]
+			if n := len(closers); n > 0 {
+				if c := closers[n-1]; c != "" {
+					t = synthGlued(c, t)
+				}
+				closers = closers[:n-1]
 			}
 			w.out = append(w.out, t)
 		case t.is("as") && len(castDepth) > 0 && castDepth[len(castDepth)-1]:
@@ -86,11 +182,21 @@ func rewrite(src string, toks []token) ([]token, error) {
 			i = next - 1
 		case t.is("only") && !w.prevIs("rows", "row", "read"):
 			return nil, unsupported("FROM ONLY").WithPosition(charPos(src, t.pos))
+		case t.kind == tkIdent && w.prevIs("as") && !notAlias[t.val] && !(i+1 < len(toks) && toks[i+1].isOp("(")):
+			// An alias may be any word in PostgreSQL (AS default, AS
+			// generated); TiDB reserves many, so aliases are quoted.
+			w.out = append(w.out, synth(quoteIdent(t.val), t))
 		case t.kind == tkIdent && !w.prevIs(".") && !w.prevIs("as"):
 			ty, next, ok := parseTypeName(toks, i)
-			if ok && literalTypes[ty.base] && next < len(toks) && toks[next].kind == tkString &&
-				!(ty.base == "interval" && next+1 < len(toks) && intervalUnits[toks[next+1].val]) {
+			if ok && literalTypes[ty.base] && next < len(toks) && toks[next].kind == tkString {
 				lit := toks[next]
+				if ty.base == "interval" && next+1 < len(toks) && intervalUnits[toks[next+1].val] {
+					var err error
+					if lit, err = w.intervalQualifier(toks, next); err != nil {
+						return nil, err
+					}
+					next++
+				}
 				w.out = append(w.out, synth("pg_cast", t), synthGlued("(", t), lit,
 					synthGlued(",", lit), synth(quoteString(ty.String()), t), synthGlued(")", lit))
 				i = next
@@ -106,6 +212,9 @@ func rewrite(src string, toks []token) ([]token, error) {
 		default:
 			w.out = append(w.out, t)
 		}
+	}
+	for ; closeAt[len(toks)] > 0; closeAt[len(toks)]-- {
+		w.out = append(w.out, synthGlued(")", toks[len(toks)-1]))
 	}
 	return w.out, nil
 }
@@ -193,7 +302,7 @@ func operandStart(out []token) (int, bool) {
 }
 
 func isName(t token) bool {
-	return (t.kind == tkIdent && t.raw == "") || t.kind == tkQIdent || (t.syn && t.val == "pg_cast")
+	return (t.kind == tkIdent && t.raw == "") || t.kind == tkQIdent || (t.syn && (t.val == "pg_cast" || t.val == PgArray || t.val == "pg_any" || t.val == "pg_all"))
 }
 
 // dottedStart extends a name at out[j] back over "a.b.c" chains.
@@ -219,6 +328,12 @@ func matchOpen(out []token, j int, open, close string) int {
 		}
 	}
 	return -1
+}
+
+// notAlias are the words that may follow AS without being an alias.
+var notAlias = map[string]bool{
+	"select": true, "with": true, "values": true, "table": true, "identity": true, "stored": true,
+	"enum": true, "range": true, "materialized": true, "not": true, "on": true, "implicit": true, "assignment": true,
 }
 
 // tidbReserved are words the TiDB grammar reserves that PostgreSQL accepts

@@ -83,8 +83,12 @@ func parseTypeName(toks []token, i int) (t pgTypeName, next int, ok bool) {
 	}
 	if j < len(toks) && toks[j].isOp("(") {
 		k := j + 1
-		for k < len(toks) && toks[k].kind == tkNumber {
-			t.mods = append(t.mods, toks[k].val)
+		for k < len(toks) && (toks[k].kind == tkNumber || toks[k].isOp("-") && k+1 < len(toks) && toks[k+1].kind == tkNumber) {
+			sign := ""
+			if toks[k].isOp("-") { // numeric(p,-s)
+				sign, k = "-", k+1
+			}
+			t.mods = append(t.mods, sign+toks[k].val)
 			k++
 			if k < len(toks) && toks[k].isOp(",") {
 				k++
@@ -127,7 +131,12 @@ func parseTypeName(toks []token, i int) (t pgTypeName, next int, ok bool) {
 // or ALTER TABLE. The mapping is chosen so that PGType inverts it; see doc.go.
 func ddlType(t pgTypeName) (string, *pgerror.Error) {
 	if t.array > 0 {
-		return "", unsupported("array column type " + t.String())
+		elem := t
+		elem.array = 0
+		if _, err := ddlType(elem); err != nil || elem.base == "oid" {
+			return "", unsupported("array column type " + t.String())
+		}
+		return pgNameType(t), nil
 	}
 	mods := ""
 	if len(t.mods) > 0 {
@@ -173,19 +182,40 @@ func ddlType(t pgTypeName) (string, *pgerror.Error) {
 	case "date":
 		return "DATE", nil
 	case "numeric":
-		return "DECIMAL" + mods, nil
+		if mods == "" {
+			return "DECIMAL", nil
+		}
+		if len(t.mods) > 2 {
+			return "", pgerror.New(pgerror.CodeSyntaxError, "invalid NUMERIC type modifier")
+		}
+		return pgNameType(t), nil
 	case "json":
 		return "JSON", nil
+	case "jsonb", "uuid":
+		return pgNameType(t), nil
+	case "interval":
+		t.mods = nil // interval(p): the precision is not kept
+		return pgNameType(t), nil
 	case "oid":
 		return "INT UNSIGNED", nil
 	}
 	return "", unsupported("type " + t.String())
 }
 
+// pgNamePrefix marks an ENUM that carries a PostgreSQL type name TiDB has
+// no type for: ENUM('pg:numeric(10,2)').
+const pgNamePrefix = "pg:"
+
+// pgNameType returns the TiDB ENUM that carries t's name for PGType.
+func pgNameType(t pgTypeName) string { return "ENUM(" + quoteString(pgNamePrefix+t.String()) + ")" }
+
 // PGType maps the TiDB column type of a CREATE TABLE or ALTER TABLE that went
 // through Parse back to the PostgreSQL type the user wrote. width is n for
-// varchar(n) and char(n), 0 otherwise (numeric precision and scale, and the
-// fractional-second precision of time types, stay in ft's Flen/Decimal).
+// varchar(n) and char(n), 0 otherwise. Types TiDB has no twin for come back
+// as their full name, modifiers and array suffix included: "numeric(10,2)",
+// "uuid", "jsonb", "interval", "integer[]", "varchar(5)[]"; types.TypeByName
+// resolves every name PGType returns. The fractional-second precision of
+// time types stays in ft's Flen/Decimal.
 // A type Parse cannot have produced is reported as a 0A000 *pgerror.Error.
 func PGType(ft *types.FieldType) (name string, width int32, err error) {
 	binary := ft.GetCharset() == charset.CharsetBin
@@ -234,6 +264,10 @@ func PGType(ft *types.FieldType) (name string, width int32, err error) {
 		return "numeric", 0, nil
 	case mysql.TypeJSON:
 		return "json", 0, nil
+	case mysql.TypeEnum:
+		if e := ft.GetElems(); len(e) == 1 && strings.HasPrefix(e[0], pgNamePrefix) {
+			return strings.TrimPrefix(e[0], pgNamePrefix), 0, nil
+		}
 	}
 	return "", 0, unsupported("column type " + ft.String())
 }

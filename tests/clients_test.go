@@ -194,7 +194,15 @@ func libpqText(v any, typeName string) string {
 		case "DATE":
 			return v.Format("2006-01-02")
 		case "TIMESTAMPTZ":
+			if _, off := v.Zone(); off%3600 != 0 { // PostgreSQL prints +05:30
+				return v.Format("2006-01-02 15:04:05.999999-07:00")
+			}
 			return v.Format("2006-01-02 15:04:05.999999-07")
+		case "TIME":
+			if v.Day() == 2 { // lib/pq reads 24:00:00 as the next day's midnight
+				return "24:00:00"
+			}
+			return v.Format("15:04:05.999999")
 		}
 		return v.Format("2006-01-02 15:04:05.999999")
 	case []byte:

@@ -19,6 +19,12 @@ const ctxCheckInterval = 64
 // kv.ErrInvalidArgument, kv.ErrTableNotFound, kv.ErrClosed, a corruption
 // error naming the file, or are ctx's error.
 func (h *Table) Read(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions) kv.RowIterator {
+	return h.readAt(ctx, rs, opts, 0, false)
+}
+
+// readAt is Read at sequence number seq when pinned (a registered store
+// snapshot, see snapshot_api.go), else at the current visible seq.
+func (h *Table) readAt(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions, seq uint64, pinned bool) kv.RowIterator {
 	s, t := h.s, h.t
 	it := &rowIterator{s: s, ctx: ctx, opts: opts}
 	if opts.MaxVersions < 0 || opts.Limit < 0 || opts.MinTimestamp < 0 || opts.MaxTimestamp < 0 {
@@ -43,7 +49,10 @@ func (h *Table) Read(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions) kv.
 	} else if t.dropped {
 		it.err = errorf("table %q: %w", t.name, kv.ErrTableNotFound)
 	} else {
-		it.snap = s.acquireLocked(t, it.spans, rr.famMask, s.visibleSeq.Load())
+		if !pinned {
+			seq = s.visibleSeq.Load()
+		}
+		it.snap = s.acquireLocked(t, it.spans, rr.famMask, seq)
 		rr.vis.snap = it.snap.seq
 	}
 	s.mu.Unlock()

@@ -60,6 +60,15 @@ const (
 	CodeDataCorrupted                = "XX001"
 	CodeDiskFull                     = "53100"
 	CodeIOError                      = "58030"
+
+	// Transactions and settings.
+	CodeActiveSQLTransaction          = "25001"
+	CodeReadOnlySQLTransaction        = "25006"
+	CodeNoActiveSQLTransaction        = "25P01"
+	CodeInvalidSavepointSpecification = "3B001"
+	CodeSerializationFailure          = "40001"
+	CodeProgramLimitExceeded          = "54000"
+	CodeCantChangeRuntimeParam        = "55P02"
 )
 
 // Error is an error with a SQLSTATE and the optional fields of a PostgreSQL

@@ -158,19 +158,11 @@ SELECT avg(rating), sum(rating), min(rating), max(rating) FROM emp
 ----
 3.4166666666666665  20.5  1  5
 
-# avg of integers is numeric in PostgreSQL; widesql has no numeric type yet
-# and returns double precision (docs/STATUS.md).
-# postgres-only: avg(integer) returns numeric
+# avg of integers is numeric, as in PostgreSQL.
 query
 SELECT avg(salary) FROM emp WHERE dept = 'eng'
 ----
 116.6666666666666667
-
-# widesql-only
-query
-SELECT avg(salary) FROM emp WHERE dept = 'eng'
-----
-116.66666666666667
 
 query rowsort
 SELECT dept, count(*), count(rating), sum(salary), max(rating) FROM emp GROUP BY dept

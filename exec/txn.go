@@ -1,0 +1,285 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/widesql/widesql/kv"
+	"github.com/widesql/widesql/kv/txn"
+	"github.com/widesql/widesql/pgwire/pgerror"
+	"github.com/widesql/widesql/planner"
+)
+
+// Transactions in a session.
+//
+// A session is outside any transaction ('I'), in a transaction block
+// ('T': BEGIN, or an implicit block spanning the statements of one
+// multi-statement simple Query) or in a failed block ('E': every statement
+// but ROLLBACK [TO SAVEPOINT] / COMMIT gets 25P02).
+//
+// Inside a block the kv.txn transaction is begun lazily, by the first
+// statement that reads or writes table data (PostgreSQL takes its
+// REPEATABLE READ snapshot at the first statement too); every table access
+// then goes through its overlay (executor.kvTable): reads see the
+// snapshot plus the block's own writes, writes are buffered and applied
+// at COMMIT, where a write-write conflict with a transaction that
+// committed first fails with 40001. All isolation levels run as snapshot
+// isolation, one snapshot per transaction: SERIALIZABLE and REPEATABLE READ
+// as PostgreSQL's REPEATABLE READ, and READ COMMITTED / READ UNCOMMITTED
+// stronger than PostgreSQL's (no new snapshot per statement). DDL is not
+// transactional: CREATE/DROP TABLE inside a block are applied at once with
+// a NOTICE, and a table created after the snapshot reads as empty plus
+// the block's own writes.
+//
+// Outside a block each statement's writes go through Manager.Autocommit,
+// one atomic batch per statement and table, registered for conflict
+// detection.
+type txnState struct {
+	block    bool // a transaction block is open (explicit or implicit)
+	implicit bool // the block is the implicit one of a multi-statement Query
+	tx       *txn.Txn
+	started  bool // a statement ran in the block (SET TRANSACTION is too late)
+
+	isolation string // of the block
+	readOnly  bool
+
+	savepoints []savepoint
+	gucs       map[string]gucUndo // settings changed in the block, by canonical name
+}
+
+// savepoint is one SAVEPOINT of a block.
+type savepoint struct {
+	name   string
+	mark   int // txn write-log mark; -1 when the txn had not begun
+	values map[string]string
+	gucs   map[string]gucUndo
+}
+
+// gucUndo remembers how to end a block for one setting: the value before
+// the block (restored by ROLLBACK) and the session value (restored at
+// COMMIT, undoing SET LOCAL).
+type gucUndo struct {
+	orig, sess string
+}
+
+// kvTable is the single funnel through which the executor reaches table
+// data: the overlay of the session's transaction inside a block, else
+// the autocommit handle that registers writes with the transaction manager.
+func (x *executor) kvTable(desc *planner.TableDesc) (kv.Table, error) {
+	t, err := x.eng.cat.kvTable(desc)
+	if err != nil {
+		return nil, err
+	}
+	s := x.env.sess
+	if s != nil && s.tx.tx != nil {
+		fams := make([]kv.Family, len(desc.Families))
+		for i, f := range desc.Families {
+			fams[i] = kv.Family{Name: f.Name, MaxVersions: f.MaxVersions}
+		}
+		return s.tx.tx.Table(desc.KVName(), t, fams), nil
+	}
+	return x.eng.txm.Autocommit(desc.KVName(), t), nil
+}
+
+// beginBlock opens a transaction block.
+func (s *Session) beginBlock(implicit bool, isolation string, readOnly bool) {
+	if isolation == "" {
+		isolation = s.values["default_transaction_isolation"]
+	}
+	s.tx = txnState{block: true, implicit: implicit, isolation: isolation, readOnly: readOnly, gucs: map[string]gucUndo{}}
+	s.txn = 'T'
+}
+
+// startStatement is called before a statement runs: inside a block it
+// begins the kv transaction if that has not happened yet.
+func (s *Session) startStatement(ctx context.Context) error {
+	if !s.tx.block {
+		return nil
+	}
+	s.tx.started = true
+	if s.tx.tx != nil {
+		return nil
+	}
+	tx, err := s.eng.txm.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	s.tx.tx = tx
+	return nil
+}
+
+// checkWrite rejects writes in a read-only transaction.
+func (s *Session) checkWrite(p planner.Plan) error {
+	readOnly := s.tx.readOnly
+	if !s.tx.block {
+		readOnly = false
+	}
+	if !readOnly {
+		return nil
+	}
+	verb := "INSERT"
+	switch p.(type) {
+	case *planner.Update:
+		verb = "UPDATE"
+	case *planner.Delete:
+		verb = "DELETE"
+	case *planner.CreateTable:
+		verb = "CREATE TABLE"
+	case *planner.DropTable:
+		verb = "DROP TABLE"
+	}
+	return pgerror.New(pgerror.CodeReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", verb)
+}
+
+// ddlNotice tells the client that DDL in a block is not transactional.
+func (s *Session) ddlNotice(p planner.Plan) {
+	if !s.tx.block {
+		return
+	}
+	switch p.(type) {
+	case *planner.CreateTable, *planner.DropTable:
+		s.notice("NOTICE", "00000", "widesql applies DDL at once: a ROLLBACK of this transaction will not undo it")
+	}
+}
+
+// commitBlock ends the block, applying its writes unless it failed. A
+// write-write conflict is 40001; the block is over either way.
+func (s *Session) commitBlock(ctx context.Context) error {
+	st := s.tx
+	s.tx, s.txn = txnState{}, 'I'
+	failed := false
+	var err error
+	if st.tx != nil {
+		err = st.tx.Commit(ctx)
+	}
+	if err != nil {
+		failed = true
+	}
+	s.endGUCs(st.gucs, !failed)
+	return txnError(err)
+}
+
+// rollbackBlock ends the block and discards its writes.
+func (s *Session) rollbackBlock() {
+	st := s.tx
+	s.tx, s.txn = txnState{}, 'I'
+	if st.tx != nil {
+		st.tx.Rollback()
+	}
+	s.endGUCs(st.gucs, false)
+}
+
+// txnError attaches SQLSTATEs to kv/txn's sentinels.
+func txnError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, txn.ErrConflict):
+		return pgerror.Wrap(err, pgerror.CodeSerializationFailure, "could not serialize access due to concurrent update")
+	case errors.Is(err, txn.ErrTooLarge):
+		return pgerror.Wrap(err, pgerror.CodeProgramLimitExceeded,
+			fmt.Sprintf("transaction write set exceeds %d MiB; split the transaction", txn.DefaultMaxWriteBytes>>20))
+	}
+	return err
+}
+
+// endGUCs restores settings at the end of a block: the session values on
+// commit (undoing SET LOCAL), the values before the block on rollback.
+func (s *Session) endGUCs(gucs map[string]gucUndo, commit bool) {
+	for name, g := range gucs {
+		v := g.orig
+		if commit {
+			v = g.sess
+		}
+		s.setValue(name, v)
+	}
+}
+
+// savepointCmd runs SAVEPOINT name.
+func (s *Session) savepointCmd(ctx context.Context, name string) error {
+	if !s.tx.block || s.tx.implicit {
+		return pgerror.New(pgerror.CodeNoActiveSQLTransaction, "SAVEPOINT can only be used in transaction blocks")
+	}
+	if err := s.startStatement(ctx); err != nil {
+		return err
+	}
+	sp := savepoint{name: name, mark: s.tx.tx.Savepoint(), values: cloneMap(s.values), gucs: cloneMap(s.tx.gucs)}
+	s.tx.savepoints = append(s.tx.savepoints, sp)
+	return nil
+}
+
+// findSavepoint returns the index of the innermost savepoint named name.
+func (s *Session) findSavepoint(name string) (int, error) {
+	for i := len(s.tx.savepoints) - 1; i >= 0; i-- {
+		if s.tx.savepoints[i].name == name {
+			return i, nil
+		}
+	}
+	return 0, pgerror.New(pgerror.CodeInvalidSavepointSpecification, "savepoint \"%s\" does not exist", name)
+}
+
+// releaseCmd runs RELEASE SAVEPOINT name: it and the savepoints after it
+// are forgotten, their writes kept.
+func (s *Session) releaseCmd(name string) error {
+	if !s.tx.block || s.tx.implicit {
+		return pgerror.New(pgerror.CodeNoActiveSQLTransaction, "RELEASE SAVEPOINT can only be used in transaction blocks")
+	}
+	i, err := s.findSavepoint(name)
+	if err != nil {
+		return err
+	}
+	s.tx.savepoints = s.tx.savepoints[:i]
+	return nil
+}
+
+// rollbackToCmd runs ROLLBACK TO SAVEPOINT name: the writes and settings
+// since the savepoint are undone, the savepoint stays, and a failed block
+// is usable again.
+func (s *Session) rollbackToCmd(name string) error {
+	if !s.tx.block || s.tx.implicit {
+		return pgerror.New(pgerror.CodeNoActiveSQLTransaction, "ROLLBACK TO SAVEPOINT can only be used in transaction blocks")
+	}
+	i, err := s.findSavepoint(name)
+	if err != nil {
+		return err
+	}
+	sp := s.tx.savepoints[i]
+	s.tx.savepoints = s.tx.savepoints[:i+1]
+	s.tx.tx.RollbackTo(sp.mark)
+	for n, v := range sp.values {
+		s.setValue(n, v)
+	}
+	s.tx.gucs = cloneMap(sp.gucs)
+	s.txn = 'T'
+	return nil
+}
+
+func cloneMap[V any](m map[string]V) map[string]V {
+	out := make(map[string]V, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// StartQuery implements pgwire.Session: a simple Query of several
+// statements outside a block runs as one implicit transaction block.
+func (s *Session) StartQuery(statements int) {
+	if statements > 1 && s.txn == 'I' {
+		s.beginBlock(true, "", s.values["default_transaction_read_only"] == "on")
+	}
+}
+
+// EndQuery implements pgwire.Session: it commits the implicit block of
+// the Query, or rolls it back if a statement failed.
+func (s *Session) EndQuery(ctx context.Context, failed bool) error {
+	if !s.tx.implicit {
+		return nil
+	}
+	if failed || s.txn == 'E' {
+		s.rollbackBlock()
+		return nil
+	}
+	return s.commitBlock(ctx)
+}
