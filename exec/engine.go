@@ -36,7 +36,16 @@ func Open(ctx context.Context, store kv.Store, log *slog.Logger) (*Engine, error
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{store: store, cat: cat, seqs: seqs, clock: clk, log: log, txm: txn.NewManager(store, txn.Options{})}, nil
+	txm := txn.NewManager(store, txn.Options{})
+	// Finish the multi-table commits a crash cut short before serving.
+	n, err := txm.Recover(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if n > 0 {
+		log.Info("completed interrupted transaction commits", "count", n)
+	}
+	return &Engine{store: store, cat: cat, seqs: seqs, clock: clk, log: log, txm: txm}, nil
 }
 
 // NewSession implements pgwire.Engine.

@@ -49,14 +49,15 @@
 // # Atomicity
 //
 // A transaction's writes to one table are applied as one kv batch, atomic
-// when the store's AtomicBatches is true. A transaction that wrote several
-// tables applies one batch per table, in table-name order: the store
-// contract has no multi-table batch. Conflicts are detected before the
-// first batch, and the buffered preconditions were checked against the
-// snapshot, which no registered commit has changed since, so the later
-// batches fail only on an I/O error, a table dropped meanwhile, or a crash
-// between batches; then the earlier tables' batches stay applied and Commit
-// returns the error.
+// when the store's AtomicBatches is true. The store contract has no
+// multi-table batch, so a transaction that wrote several tables first
+// writes its whole write set as one redo record (a row of RedoTable, one
+// atomic single-row apply), then applies one batch per table in name
+// order, then deletes the record. Manager.Recover, run at start-up,
+// re-applies any record a crash left behind, so such a commit is
+// all-or-nothing across a crash. Conflicts are detected before the record
+// is written, and the buffered preconditions were checked against the
+// snapshot, which no registered commit has changed since.
 //
 // # Limits
 //

@@ -42,7 +42,8 @@ type Manager struct {
 	opts    Options
 	seed    maphash.Seed
 
-	live atomic.Int64 // live transactions, mirrored for lock-free reads
+	live atomic.Int64             // live transactions, mirrored for lock-free reads
+	redo atomic.Pointer[kv.Table] // RedoTable, once opened
 
 	mu           sync.Mutex
 	cond         *sync.Cond          // on mu: an unregistered commit finished

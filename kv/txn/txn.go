@@ -135,8 +135,8 @@ func (tx *Txn) end() {
 
 // Commit applies the buffered writes: ErrConflict (wrapped) if a commit
 // numbered above this transaction's start wrote one of its rows, else one
-// batch per table in name order (see the package documentation on
-// atomicity). The transaction has ended when Commit returns, whatever the
+// batch per table in name order, behind a redo record when there are
+// several tables (see the package documentation on atomicity). The transaction has ended when Commit returns, whatever the
 // result. The apply is not canceled by ctx once it started.
 func (tx *Txn) Commit(ctx context.Context) error {
 	if tx.done {
@@ -175,13 +175,28 @@ func (tx *Txn) Commit(ctx context.Context) error {
 	slices.SortFunc(tables, func(a, b *txnTable) int { return bytes.Compare([]byte(a.name), []byte(b.name)) })
 	actx := context.WithoutCancel(ctx)
 	var err error
+	var redoKey []byte
+	if len(tables) > 1 {
+		// Several tables: a redo record makes the commit atomic across a
+		// crash (redo.go).
+		batches := make([]redoBatch, len(tables))
+		for i, t := range tables {
+			batches[i] = redoBatch{table: t.name, rows: byTable[t]}
+		}
+		redoKey, err = m.writeRedo(actx, batches)
+	}
 	for _, t := range tables {
+		if err != nil {
+			break
+		}
 		if err = t.live.Apply(actx, byTable[t]); err != nil {
 			if errors.Is(err, kv.ErrConditionFailed) {
 				err = fmt.Errorf("%w: %w", ErrConflict, err)
 			}
-			break
 		}
+	}
+	if redoKey != nil && err == nil {
+		err = m.dropRedo(actx, redoKey)
 	}
 	m.finish(num)
 	tx.end()
