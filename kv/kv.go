@@ -163,7 +163,8 @@ type Family struct {
 	MaxVersions int
 	// TTL drops cells older than this; 0 keeps them forever.
 	TTL time.Duration
-	// Compression of the family's data blocks on disk: "" (none),
+	// Compression of the family's data blocks on disk: "" means the
+	// engine's default (snappy for kv/lsm), "none" disables it, or
 	// "snappy" or "zstd". Engines without files ignore it.
 	Compression string
 }

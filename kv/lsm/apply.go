@@ -64,7 +64,12 @@ func (h *Table) Apply(ctx context.Context, batch []kv.RowMutation) error {
 			s.commitMu.Unlock()
 			return err
 		}
-		size += 64 * len(batch) // synthesized tombstones
+		size = 0 // prepare may add tombstones: size what it wrote
+		for i := range wb.rows {
+			for j := range wb.rows[i].muts {
+				size += entrySize(wb.rows[i].key, &wb.rows[i].muts[j])
+			}
+		}
 	} else {
 		for i := range batch {
 			wb.rows[i] = walRow{key: batch[i].Key, muts: batch[i].Mutations}
@@ -89,12 +94,12 @@ func (h *Table) Apply(ctx context.Context, batch []kv.RowMutation) error {
 	arena := make([]byte, 0, size)
 	es := make([]entry, 0, n)
 	seq := wb.firstSeq
-	touched := map[*region]int{}
+	var touched []regionWrites // few: a batch mostly hits one region
 	for i := range wb.rows {
 		start := len(es)
 		es, seq = appendEntries(es, &arena, &wb.rows[i], seq)
 		s.memBytes.Add(mems[i].add(es[start:], seq-1, seg))
-		touched[rs[i]]++
+		touched = countWrite(touched, rs[i])
 	}
 	s.commitMu.Unlock()
 
@@ -112,14 +117,29 @@ func (h *Table) Apply(ctx context.Context, batch []kv.RowMutation) error {
 		}
 	}
 	kick := s.memBytes.Load() > s.opts.MemoryBudget
-	for r, k := range touched {
-		r.writes.Add(int64(k))
-		kick = kick || s.memSize(r) >= s.opts.MemtableSize
+	for _, w := range touched {
+		w.r.writes.Add(w.n)
+		kick = kick || s.memSize(w.r) >= s.opts.MemtableSize
 	}
 	if kick {
 		s.kick()
 	}
 	return nil
+}
+
+type regionWrites struct {
+	r *region
+	n int64
+}
+
+func countWrite(ws []regionWrites, r *region) []regionWrites {
+	for i := range ws {
+		if ws[i].r == r {
+			ws[i].n++
+			return ws
+		}
+	}
+	return append(ws, regionWrites{r, 1})
 }
 
 func (s *Store) memSize(r *region) int64 {

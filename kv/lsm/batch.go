@@ -158,13 +158,33 @@ func decodeBatch(rec []byte) (walBatch, error) {
 	return b, nil
 }
 
-// entrySize is the size of the internal key and value of m in row key.
+// entrySize bounds the size of the internal key and value of m in row
+// key, as appendEntries writes them: the memtable's arena is allocated at
+// the sum, so what the memtable counts is what it holds.
 func entrySize(key []byte, m *kv.Mutation) int {
-	n := 2*len(key) + 2*len(m.Family) + 2*len(m.Qualifier) + 6 + ikey.TrailerLen
-	if m.Kind == kv.SetCell {
-		n += len(m.Value)
+	n := escLen(key) + ikey.TrailerLen
+	switch m.Kind {
+	case kv.SetCell:
+		n += escLen(m.Family) + escLen(m.Qualifier) + len(m.Value)
+	case kv.DeleteCells:
+		n += escLen(m.Family) + escLen(m.Qualifier) + 2*binary.MaxVarintLen64
+	case kv.DeleteFamily:
+		n += escLen(m.Family) + 2
+	default:
+		n += 4
 	}
-	return n + 20
+	return n
+}
+
+// escLen is the length of ikey.AppendEscaped(nil, b).
+func escLen[T []byte | string](b T) int {
+	n := len(b) + 2
+	for i := 0; i < len(b); i++ {
+		if b[i] == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // appendEntries appends the memtable entries of row r with sequence numbers

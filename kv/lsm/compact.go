@@ -104,9 +104,9 @@ func (s *Store) compactStore(sr storeRef) error {
 	smin := s.oldestSnapshot()
 	out, err := s.writeCompaction(sr, inputs, smin)
 	if err != nil {
-		err = errorf("compaction: %w", err)
-		s.fail(err)
-		return err
+		// The inputs stay in place: nothing is lost, the background
+		// retries with backoff (a full disk may free up).
+		return errorf("compaction: %w", err)
 	}
 
 	s.manifestMu.Lock()
@@ -144,7 +144,9 @@ func (s *Store) compactStore(sr storeRef) error {
 	return nil
 }
 
-func (s *Store) writeCompaction(sr storeRef, inputs []*fileMeta, smin uint64) (*fileMeta, error) {
+// writeCompaction writes the merged output; on error it removes what it
+// wrote.
+func (s *Store) writeCompaction(sr storeRef, inputs []*fileMeta, smin uint64) (_ *fileMeta, err error) {
 	children := make([]internalIter, len(inputs))
 	for i, f := range inputs {
 		children[i] = sstIter{f.reader.NewIter()}
@@ -159,7 +161,11 @@ func (s *Store) writeCompaction(sr storeRef, inputs []*fileMeta, smin uint64) (*
 	vis := visibility{snap: smin, fams: sr.t.fams, nowUS: int64(kv.Now())}
 	var w *fileWriter
 	var row []byte
-	var err error
+	defer func() {
+		if err != nil && w != nil && !w.done {
+			w.abort()
+		}
+	}()
 	for ; it.Valid(); it.Next() {
 		k := it.Key()
 		if sr.r.upper != nil && bytes.Compare(k, sr.r.upper) >= 0 {
@@ -199,5 +205,9 @@ func (s *Store) writeCompaction(sr storeRef, inputs []*fileMeta, smin uint64) (*
 	if err != nil {
 		return nil, err
 	}
-	return f, s.fs.SyncDir(s.dir)
+	if err := s.fs.SyncDir(s.dir); err != nil {
+		s.unref(f) // closes and deletes it
+		return nil, err
+	}
+	return f, nil
 }

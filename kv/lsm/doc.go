@@ -40,7 +40,16 @@
 // above the visible sequence number), releases commitMu, waits for the
 // sync, then publishes. A WAL failure fails the store: writes return the
 // sticky error, reads go on, nothing unacknowledged becomes visible.
-// Writers stall while memtables exceed MemoryBudget.
+// Writers stall while memtables exceed MemoryBudget. A memtable's size
+// counts its keys, values and btree node slots (with the slack of
+// half-full nodes), so MemtableSize and MemoryBudget bound its real heap
+// cost.
+//
+// A failed flush or compaction (a full disk, an I/O error writing a file)
+// does not fail the store: its partial files are removed, the immutable
+// memtable (with its WAL segments) or the compaction's inputs stay in
+// place, and the background goroutine retries with exponential backoff
+// (50 ms to 5 s), the pending memtable first.
 //
 // # Lifecycle of data
 //
@@ -66,16 +75,24 @@
 // changes (flush and compaction installs, splits, CreateTable, DropTable);
 // mu guards the table map and each region's immutable regionState pointer.
 // A read takes mu only to copy region states and ref their files; it then
-// iterates with no lock held: memtables are only ever appended to, and
-// entries above the read's sequence number are skipped, so the live btree
-// is a consistent view (memIter copies 64 entries at a time under the
-// memtable's own short mutex). Long scans never block writers.
+// iterates with no store lock held: memtables are only ever appended to,
+// and entries above the read's sequence number are skipped, so the live
+// btree is a consistent view. memIter copies it in chunks (8 entries,
+// doubling to 256; a Get's stops at its row's end) into a reused buffer,
+// holding the memtable's RWMutex for reading only during a copy; the one
+// writer (under commitMu) holds it for one row's inserts (memtable.go,
+// memiter.go). Long scans never block writers. A read's buffers (row arena, merging
+// iterators, key buffers) come from a pool and go back when it finishes,
+// so a warm Get allocates only its iterator and snapshot.
 //
 // # On-disk layout
 //
+//	<dir>/LOCK               flock'ed while a Store has the directory open
 //	<dir>/CURRENT            "MANIFEST-<n> <crc32c hex>\n"
 //	<dir>/MANIFEST-<n>       "WSQLMAN1" | crc32c(body) u32le | len u32le | JSON body
-//	<dir>/<n>.sst            sorted file of one region+family (internal/sstable)
+//	<dir>/<n>.sst            sorted file of one region+family (internal/sstable);
+//	                         data blocks snappy-compressed unless the family's
+//	                         Compression says "none" or "zstd"
 //	<dir>/wal/               WAL segments (internal/wal); each record is a batch:
 //
 //	  ver(1)=1 | tableID uvarint | firstSeq uvarint | nrows uvarint | row...

@@ -3,20 +3,33 @@ package lsm
 import (
 	"context"
 	"fmt"
+	"math"
 	"path"
 	"slices"
 	"time"
 
 	"github.com/widesql/widesql/kv/lsm/internal/ikey"
 	"github.com/widesql/widesql/kv/lsm/internal/sstable"
+	"github.com/widesql/widesql/kv/lsm/internal/vfs"
+)
+
+// Backoff bounds of the background retries after a failed flush or
+// compaction (a full disk, an I/O error writing a file).
+const (
+	minRetryBackoff = 50 * time.Millisecond
+	maxRetryBackoff = 5 * time.Second
 )
 
 // background runs flushes, compactions and splits, one at a time, when
-// kicked and periodically.
+// kicked and periodically. A failed flush or compaction leaves the store
+// writable (nothing acknowledged depends on it: the memtable stays, its
+// WAL segments stay, a compaction's inputs stay) and is retried with
+// exponential backoff.
 func (s *Store) background() {
 	defer s.bg.Done()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
+	backoff := time.Duration(0)
 	for {
 		select {
 		case <-s.stop:
@@ -24,14 +37,33 @@ func (s *Store) background() {
 		case <-s.work:
 		case <-tick.C:
 		}
-		if err := s.flushNeeded(false); err != nil {
-			s.opts.Logger.Error("lsm: flush", "err", err)
+		err := s.flushNeeded(false)
+		if err != nil {
+			s.opts.Logger.Error("lsm: flush; will retry", "err", err, "backoff", backoff)
+		} else if err = s.compactNeeded(context.Background(), false); err != nil {
+			s.opts.Logger.Error("lsm: compaction; will retry", "err", err, "backoff", backoff)
+		}
+		if err == nil {
+			backoff = 0
 			continue
 		}
-		if err := s.compactNeeded(context.Background(), false); err != nil {
-			s.opts.Logger.Error("lsm: compaction", "err", err)
+		if s.isFailedOrClosed() {
+			continue // nothing to retry until restart
 		}
+		backoff = min(max(2*backoff, minRetryBackoff), maxRetryBackoff)
+		select {
+		case <-s.stop:
+			return
+		case <-time.After(backoff):
+		}
+		s.kick()
 	}
+}
+
+func (s *Store) isFailedOrClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.failed != nil || s.closed
 }
 
 func (s *Store) stopping() bool {
@@ -66,6 +98,9 @@ func (s *Store) flushNeeded(all bool) error {
 		over := s.memBytes.Load() > s.opts.MemoryBudget/2
 		for _, t := range s.tables {
 			for _, r := range t.regions {
+				if len(r.state.imms) > 0 { // a failed flush to retry first
+					pick, size = r, math.MaxInt64
+				}
 				n := r.state.mem.size.Load()
 				if n > size && (all || n >= s.opts.MemtableSize || over) {
 					pick, size = r, n
@@ -85,35 +120,30 @@ func (s *Store) flushNeeded(all bool) error {
 // flushRegion makes r's memtable immutable, writes one file per family
 // (DeleteRow tombstones go to every family's file, so each family store is
 // self-contained), records them and r's flushed sequence number in the
-// manifest, and drops the memtable.
+// manifest, and drops the memtable. If writing the files fails, the
+// immutable memtable stays in r's state (reads and the WAL keep it) and
+// the next call retries it before freezing anything new.
 func (s *Store) flushRegion(r *region) error {
 	s.manifestMu.Lock()
 	defer s.manifestMu.Unlock()
-	s.commitMu.Lock()
 	s.mu.Lock()
 	t := s.tableOf(r)
-	if err := s.checkLocked(); err != nil || t == nil || s.failed != nil || r.state.mem.empty() {
+	if err := s.checkLocked(); err != nil || t == nil || s.failed != nil {
 		err = firstErr(err, s.failed)
 		s.mu.Unlock()
-		s.commitMu.Unlock()
 		return err
 	}
-	s.mu.Unlock()
-	next := s.walSeg.Load() + 1
-	if err := s.wal.Rotate(next); err != nil {
-		s.commitMu.Unlock()
-		err = errorf("flush: rotate WAL: %w", err)
-		s.fail(err)
-		return err
+	var imm *memtable
+	if len(r.state.imms) > 0 {
+		imm = r.state.imms[0] // a failed flush: retry it
 	}
-	s.walSeg.Store(next)
-	s.mu.Lock()
-	imm := r.state.mem
-	st := *r.state
-	st.mem, st.imms = newMemtable(), append(slices.Clone(st.imms), imm)
-	r.state = &st
 	s.mu.Unlock()
-	s.commitMu.Unlock()
+	if imm == nil {
+		var err error
+		if imm, err = s.freeze(r); imm == nil || err != nil {
+			return err
+		}
+	}
 
 	// Entries of failed commits must never reach a file.
 	for s.visibleSeq.Load() < imm.maxSeq.Load() {
@@ -127,9 +157,7 @@ func (s *Store) flushRegion(r *region) error {
 	}
 	files, err := s.writeFlushFiles(t, imm)
 	if err != nil {
-		err = errorf("flush: %w", err)
-		s.fail(err)
-		return err
+		return errorf("flush: %w", err)
 	}
 	s.mu.Lock()
 	done := *r.state // a new value: the old one may be in use by readers
@@ -156,6 +184,33 @@ func (s *Store) flushRegion(r *region) error {
 	return nil
 }
 
+// freeze rotates the WAL and makes r's memtable immutable, returning it,
+// or nil if it is empty. The caller holds manifestMu.
+func (s *Store) freeze(r *region) (*memtable, error) {
+	s.commitMu.Lock()
+	defer s.commitMu.Unlock()
+	s.mu.Lock()
+	empty, failed := r.state.mem.empty(), s.failed
+	s.mu.Unlock()
+	if empty || failed != nil {
+		return nil, failed
+	}
+	next := s.walSeg.Load() + 1
+	if err := s.wal.Rotate(next); err != nil {
+		err = errorf("flush: rotate WAL: %w", err)
+		s.fail(err)
+		return nil, err
+	}
+	s.walSeg.Store(next)
+	s.mu.Lock()
+	imm := r.state.mem
+	st := *r.state
+	st.mem, st.imms = newMemtable(), append(slices.Clone(st.imms), imm)
+	r.state = &st
+	s.mu.Unlock()
+	return imm, nil
+}
+
 func firstErr(errs ...error) error {
 	for _, e := range errs {
 		if e != nil {
@@ -175,9 +230,23 @@ func (s *Store) tableOf(r *region) *table {
 	return nil
 }
 
-// writeFlushFiles writes the entries of imm into one file per family.
-func (s *Store) writeFlushFiles(t *table, imm *memtable) ([]*fileMeta, error) {
+// writeFlushFiles writes the entries of imm into one file per family. On
+// error it removes every file it created.
+func (s *Store) writeFlushFiles(t *table, imm *memtable) (_ []*fileMeta, err error) {
 	ws := make([]*fileWriter, len(t.fams))
+	out := make([]*fileMeta, len(t.fams))
+	defer func() {
+		if err == nil {
+			return
+		}
+		for fi, w := range ws {
+			if out[fi] != nil {
+				s.unref(out[fi]) // closes and deletes it
+			} else if w != nil {
+				w.abort()
+			}
+		}
+	}()
 	it := newMemIter(imm)
 	defer it.Close()
 	for it.First(); it.Valid(); it.Next() {
@@ -200,7 +269,6 @@ func (s *Store) writeFlushFiles(t *table, imm *memtable) ([]*fileMeta, error) {
 			}
 		}
 	}
-	out := make([]*fileMeta, len(t.fams))
 	for fi, w := range ws {
 		if w == nil {
 			continue
@@ -221,8 +289,10 @@ func (s *Store) writeFlushFiles(t *table, imm *memtable) ([]*fileMeta, error) {
 type fileWriter struct {
 	s    *Store
 	num  uint64
+	file vfs.File
 	w    *sstable.Writer
 	meta fileMeta
+	done bool // finish ran: the writer closed the file
 }
 
 func (s *Store) newFileWriter(f *famInfo) (*fileWriter, error) {
@@ -232,20 +302,42 @@ func (s *Store) newFileWriter(f *famInfo) (*fileWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, _ := sstable.CompressionByName(f.compression)
+	c, _ := familyCompression(f.compression)
 	w := sstable.NewWriter(file, name, sstable.WriterOptions{BlockSize: s.opts.BlockSize, Compression: c, BloomKey: ikey.BloomKey})
-	return &fileWriter{s: s, num: num, w: w}, nil
+	return &fileWriter{s: s, num: num, file: file, w: w}, nil
 }
 
 func (w *fileWriter) add(k, v []byte) error { return w.w.Add(k, v) }
 
 // finish completes the file and opens it for reading with one reference.
 func (w *fileWriter) finish() (*fileMeta, error) {
+	w.done = true
 	m, err := w.w.Finish()
 	if err != nil {
+		w.remove()
 		return nil, err
 	}
-	return w.s.openFile(manifestFile{Num: w.num, Smallest: m.Smallest, Largest: m.Largest, Size: m.Size, Entries: m.Entries})
+	f, err := w.s.openFile(manifestFile{Num: w.num, Smallest: m.Smallest, Largest: m.Largest, Size: m.Size, Entries: m.Entries})
+	if err != nil {
+		w.remove()
+	}
+	return f, err
+}
+
+// abort closes and deletes an unfinished file.
+func (w *fileWriter) abort() {
+	if !w.done {
+		w.done = true
+		w.file.Close()
+	}
+	w.remove()
+}
+
+func (w *fileWriter) remove() {
+	name := path.Join(w.s.dir, fileName(w.num))
+	if err := w.s.fs.Remove(name); err != nil {
+		w.s.opts.Logger.Warn("lsm: remove unfinished file", "file", fileName(w.num), "err", err)
+	}
 }
 
 // openFile opens a file listed in the manifest with one reference.
@@ -264,6 +356,20 @@ func (s *Store) openFile(mf manifestFile) (*fileMeta, error) {
 	f.refs.Store(1)
 	s.liveFiles.Add(1)
 	return f, nil
+}
+
+// DefaultCompression is the compression of a family whose
+// kv.Family.Compression is "": snappy, which halves the files of typical
+// rows for a small CPU cost. "none" disables compression.
+const DefaultCompression = "snappy"
+
+// familyCompression maps a family's Compression to the files' block
+// compression.
+func familyCompression(name string) (sstable.Compression, error) {
+	if name == "" {
+		name = DefaultCompression
+	}
+	return sstable.CompressionByName(name)
 }
 
 func bytesEqual(a, b []byte) bool { return string(a) == string(b) }

@@ -29,6 +29,7 @@ type mergingIter struct {
 	children []internalIter
 	h        iterHeap
 	err      error
+	mems     []memIter // the memtable children, when built by initIter
 }
 
 var _ internalIter = (*mergingIter)(nil)
@@ -122,6 +123,10 @@ func (m *mergingIter) Close() error {
 			m.err = err
 		}
 	}
-	m.children, m.h = nil, nil
+	// Keep the slices for reuse (initIter) but no references.
+	clear(m.children)
+	clear(m.h[:cap(m.h)])
+	// The memIters dropped their references in Close and keep their buffers.
+	m.children, m.h = m.children[:0], m.h[:0]
 	return m.err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/google/btree"
 )
@@ -16,35 +17,60 @@ type entry struct {
 
 func entryLess(a, b entry) bool { return bytes.Compare(a.key, b.key) < 0 }
 
-// entryOverhead approximates the memory a btree entry costs beyond its bytes.
-const entryOverhead = 48
-
-// memtable is a region's in-memory store: a btree of internal keys. Entries
-// are inserted under the store's commit mutex and become visible to a read
-// only once their sequence number is published, so a memtable holds
-// unacknowledged entries without anyone seeing them.
+// memtable is a region's in-memory store: a google/btree of internal keys.
+// Entries are inserted under the store's commit mutex (the only writer)
+// and become visible to a read only once their sequence number is
+// published, so a memtable holds unacknowledged entries without anyone
+// seeing them. Keys are unique (each carries its sequence number), so an
+// insert never replaces an entry: the tree only grows.
 //
-// Readers never hold mu while they work: see memIter. Once the memtable is
-// made immutable for a flush, nothing writes to it again.
+// The btree is not safe for a read concurrent with a write, so mu guards
+// tree: the writer holds it for one row's inserts, a reader holds it (for
+// reading) only while memIter copies a chunk of at most memFillMax
+// entries, never while the caller works. Once the memtable is made
+// immutable for a flush, nothing writes to it again.
+//
+// size counts what the memtable keeps alive on the heap: keys and values
+// plus entryOverhead per entry (the entry's slot in a btree node, with the
+// slack of partly filled nodes), so MemtableSize and MemoryBudget bound
+// real memory, not just payload bytes.
 type memtable struct {
-	mu       sync.Mutex
+	mu       sync.RWMutex
 	tree     *btree.BTreeG[entry] // guarded by mu
-	size     atomic.Int64         // approximate bytes
+	size     atomic.Int64         // bytes, see above
+	count    atomic.Int64         // entries
 	maxSeq   atomic.Uint64        // largest seq inserted
 	firstWAL atomic.Uint64        // WAL segment of the first entry; 0 when empty
 }
 
+// memDegree is the btree's degree: nodes hold 31 to 63 entries.
+const memDegree = 32
+
+const (
+	entrySlot = int64(unsafe.Sizeof(entry{}))
+	// entryOverhead is the heap cost of one entry beyond its key and value
+	// bytes: its slot in a node's items slice plus the slack of partly
+	// filled nodes, and a share of the node header and child pointers.
+	// Sorted inserts (sequential rowkeys) leave nodes half full, about two
+	// slots per entry: that worst case is counted, so the size bounds the
+	// heap; random inserts cost about 1.45 slots. TestMemtableSizeBoundsHeap
+	// checks both against the measured heap.
+	entryOverhead = 2*entrySlot + 16
+)
+
 func newMemtable() *memtable {
-	return &memtable{tree: btree.NewG(32, entryLess)}
+	return &memtable{tree: btree.NewG(memDegree, entryLess)}
 }
 
-// add inserts entries (called with the commit mutex held).
+// add inserts entries (the caller is the only writer: it holds the commit
+// mutex) and returns the bytes added to size. The entries' bytes must stay
+// unchanged for the memtable's life.
 func (m *memtable) add(es []entry, seq uint64, walSeg uint64) int64 {
 	var n int64
 	m.mu.Lock()
 	for _, e := range es {
 		m.tree.ReplaceOrInsert(e)
-		n += int64(len(e.key) + len(e.value) + entryOverhead)
+		n += int64(len(e.key)+len(e.value)) + entryOverhead
 	}
 	m.mu.Unlock()
 	if m.firstWAL.Load() == 0 {
@@ -53,78 +79,18 @@ func (m *memtable) add(es []entry, seq uint64, walSeg uint64) int64 {
 	if seq > m.maxSeq.Load() {
 		m.maxSeq.Store(seq)
 	}
+	m.count.Add(int64(len(es)))
 	m.size.Add(n)
 	return n
 }
 
-func (m *memtable) empty() bool { return m.size.Load() == 0 }
+func (m *memtable) empty() bool { return m.count.Load() == 0 }
 
-// memIter iterates a memtable without a snapshot clone: a memtable only
-// grows (keys are unique, so nothing is replaced) and entries newer than a
-// read's sequence number are skipped by the reader, so the live tree is a
-// consistent view at any time. google/btree has no cursor: entries are
-// copied memFill at a time under mu (held only for that copy, never while
-// the caller works) and the next batch resumes after the last key fetched.
-type memIter struct {
-	m       *memtable
-	buf     []entry
-	pos     int
-	drained bool
+// ascend calls fn for every entry in key order until fn returns false,
+// holding mu for reading throughout (split uses it while writers are
+// stopped).
+func (m *memtable) ascend(fn func(e entry) bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	m.tree.Ascend(fn)
 }
-
-const memFill = 64
-
-func newMemIter(m *memtable) *memIter { return &memIter{m: m} }
-
-func (it *memIter) fill(from []byte, inclusive bool) {
-	it.buf, it.pos = it.buf[:0], 0
-	visit := func(e entry) bool {
-		if !inclusive && bytes.Equal(e.key, from) {
-			return true
-		}
-		it.buf = append(it.buf, e)
-		return len(it.buf) < memFill
-	}
-	it.m.mu.Lock()
-	if from == nil {
-		it.m.tree.Ascend(visit)
-	} else {
-		it.m.tree.AscendGreaterOrEqual(entry{key: from}, visit)
-	}
-	it.m.mu.Unlock()
-	it.drained = len(it.buf) < memFill
-}
-
-func (it *memIter) SeekGE(k []byte) { it.fill(k, true) }
-
-func (it *memIter) First() { it.fill(nil, true) }
-
-func (it *memIter) SeekLT(k []byte) {
-	it.buf, it.pos, it.drained = it.buf[:0], 0, true
-	it.m.mu.Lock()
-	defer it.m.mu.Unlock()
-	if k == nil {
-		it.m.tree.Descend(func(e entry) bool { it.buf = append(it.buf, e); return false })
-		return
-	}
-	it.m.tree.DescendLessOrEqual(entry{key: k}, func(e entry) bool {
-		if bytes.Equal(e.key, k) {
-			return true
-		}
-		it.buf = append(it.buf, e)
-		return false
-	})
-}
-
-func (it *memIter) Next() {
-	it.pos++
-	if it.pos >= len(it.buf) && !it.drained && len(it.buf) > 0 {
-		it.fill(it.buf[len(it.buf)-1].key, false)
-	}
-}
-
-func (it *memIter) Valid() bool   { return it.pos < len(it.buf) }
-func (it *memIter) Key() []byte   { return it.buf[it.pos].key }
-func (it *memIter) Value() []byte { return it.buf[it.pos].value }
-func (it *memIter) Err() error    { return nil }
-func (it *memIter) Close() error  { it.m, it.buf = nil, nil; return nil }

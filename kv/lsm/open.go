@@ -10,10 +10,41 @@ import (
 
 	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/kv/lsm/internal/sstable"
+	"github.com/widesql/widesql/kv/lsm/internal/vfs"
 	"github.com/widesql/widesql/kv/lsm/internal/wal"
 )
 
-// Open opens the store in dir, creating it if it does not exist. An
+// ErrLocked is wrapped by Open's error when another process (or another
+// Store of this process) has the directory open.
+var ErrLocked = vfs.ErrLocked
+
+// lockName is the lock file of a store directory.
+const lockName = "LOCK"
+
+// lockDir takes the directory lock when the FS supports locks.
+func (s *Store) lockDir() error {
+	l, ok := s.fs.(vfs.Locker)
+	if !ok {
+		return nil
+	}
+	c, err := l.Lock(path.Join(s.dir, lockName))
+	if err != nil {
+		return errorf("open %s: %w", s.dir, err)
+	}
+	s.lock = c
+	return nil
+}
+
+func (s *Store) unlockDir() {
+	if s.lock != nil {
+		s.lock.Close()
+		s.lock = nil
+	}
+}
+
+// Open opens the store in dir, creating it if it does not exist. It locks
+// the directory (a LOCK file, flock on the OS): a second Open of the same
+// directory fails with an error wrapping ErrLocked until Close. An
 // existing store is recovered: the manifest names the live files, and the
 // WAL segments holding unflushed batches are replayed into memtables (a
 // torn tail of the last segment is cut off). A missing or corrupt file is
@@ -40,14 +71,19 @@ func Open(dir string, opts Options) (*Store, error) {
 			return nil, errorf("open %s: sync %s: %w", dir, d, err)
 		}
 	}
+	if err := s.lockDir(); err != nil {
+		return nil, err
+	}
 	m, _, err := readCurrent(s.fs, dir)
 	if err != nil {
+		s.unlockDir()
 		return nil, err
 	}
 	walMin := uint64(1)
 	if m != nil {
 		if err := s.load(m); err != nil {
 			s.closeFiles()
+			s.unlockDir()
 			return nil, err
 		}
 		walMin = m.WALMin
@@ -55,12 +91,14 @@ func Open(dir string, opts Options) (*Store, error) {
 	last, err := s.replay(walMin)
 	if err != nil {
 		s.closeFiles()
+		s.unlockDir()
 		return nil, err
 	}
 	s.walSeg.Store(last + 1)
 	s.wal, err = wal.Create(wal.Options{FS: s.fs, Dir: s.walDir(), NoSync: opts.NoSync}, last+1)
 	if err != nil {
 		s.closeFiles()
+		s.unlockDir()
 		return nil, errorf("open %s: create WAL: %w", dir, err)
 	}
 	s.visibleSeq.Store(s.lastSeq.Load())
@@ -70,6 +108,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err != nil {
 		s.wal.Close()
 		s.closeFiles()
+		s.unlockDir()
 		return nil, err
 	}
 	s.removeOrphans()

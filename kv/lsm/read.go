@@ -27,6 +27,7 @@ func (h *Table) Read(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions) kv.
 func (h *Table) readAt(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions, seq uint64, pinned bool) kv.RowIterator {
 	s, t := h.s, h.t
 	it := &rowIterator{s: s, ctx: ctx, opts: opts}
+	it.takeBufs()
 	if opts.MaxVersions < 0 || opts.Limit < 0 || opts.MinTimestamp < 0 || opts.MaxTimestamp < 0 {
 		it.err = errorf("read %q: negative MaxVersions, Limit or timestamp: %w", t.name, kv.ErrInvalidArgument)
 		return it
@@ -42,7 +43,7 @@ func (h *Table) readAt(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions, s
 	rr.opts, rr.versions = &it.opts, max(opts.MaxVersions, 1)
 	rr.vis.fams, rr.vis.nowUS = t.fams, int64(kv.Now())
 	rr.famMask = familyMask(t, &opts)
-	it.spans = rs.Spans(nil)
+	it.spans = rs.Spans(it.spans)
 	s.mu.Lock()
 	if s.closed {
 		it.err = kv.ErrClosed
@@ -94,9 +95,10 @@ type rowIterator struct {
 	si      int       // current span
 	ri      int       // current region in snap.regions (iteration order)
 	iter    internalIter
-	iterFor int    // index of the region iter belongs to; -1 for a point iter
-	started bool   // the current (span, region) pair is positioned
-	cursor  []byte // reverse: exclusive upper row prefix; forward: unused
+	bufs    *readBufs // pooled; nil once finished
+	iterFor int       // index of the region iter belongs to; -1 for a point iter
+	started bool      // the current (span, region) pair is positioned
+	cursor  []byte    // reverse: exclusive upper row prefix; forward: unused
 	prefix  []byte
 	lo, hi  []byte
 
@@ -131,6 +133,7 @@ func (it *rowIterator) finish() {
 		it.s.release(it.snap)
 		it.snap = nil
 	}
+	it.putBufs()
 }
 
 // Next advances to the next row with projected cells.
@@ -170,7 +173,7 @@ func (it *rowIterator) step() (ok, more bool) {
 	}
 	if sp.Point {
 		it.prefix = ikey.RowPrefix(it.prefix[:0], sp.Start)
-		iter := rs.newIter(it.prefix)
+		iter := rs.initIter(&it.bufs.point, it.prefix)
 		iter.SeekGE(it.prefix)
 		if iter.Valid() && bytes.HasPrefix(iter.Key(), it.prefix) {
 			ok = it.read(rs, iter, it.prefix)
@@ -185,12 +188,12 @@ func (it *rowIterator) step() (ok, more bool) {
 		if it.iter != nil {
 			it.iter.Close()
 		}
-		it.iter, it.iterFor = rs.newIter(nil), it.ri
+		it.iter, it.iterFor = rs.initIter(&it.bufs.scan, nil), it.ri
 		it.started = false
 	}
 	if !it.started {
 		it.started = true
-		it.lo, it.hi = bound(sp.Start, rs.r.lower, true), bound(sp.End, rs.r.upper, false)
+		it.lo, it.hi = bound(it.lo, sp.Start, rs.r.lower, true), bound(it.hi, sp.End, rs.r.upper, false)
 		if !it.opts.Reverse {
 			if it.lo == nil {
 				it.iter.First()
@@ -301,21 +304,4 @@ func spanBeforeRegion(sp *kv.Span, r *region) bool {
 // spanAfterRegion reports whether sp lies entirely after region r.
 func spanAfterRegion(sp *kv.Span, r *region) bool {
 	return r.end != nil && sp.Start != nil && bytes.Compare(sp.Start, r.end) >= 0
-}
-
-// bound combines a span bound (a rowkey) with a region bound (a row
-// prefix): the larger lower bound or the smaller upper bound, as a row
-// prefix; nil is unbounded.
-func bound(spanKey, regionPrefix []byte, lower bool) []byte {
-	if spanKey == nil {
-		return regionPrefix
-	}
-	p := ikey.RowPrefix(nil, spanKey)
-	if regionPrefix == nil {
-		return p
-	}
-	if c := bytes.Compare(p, regionPrefix); (lower && c < 0) || (!lower && c > 0) {
-		return regionPrefix
-	}
-	return p
 }

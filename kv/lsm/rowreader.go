@@ -49,8 +49,8 @@ func (r *rowReader) readRow(it internalIter, prefix []byte) (bool, error) {
 			break
 		}
 		r.stats.CellsRead++
-		p, err := ikey.Parse(k)
-		if err != nil || len(p.Row) != len(prefix) {
+		p, err := ikey.ParseInRow(k, len(prefix))
+		if err != nil {
 			return false, fmt.Errorf("lsm: bad internal key %q: %w", k, errCorrupt)
 		}
 		verdict, err := r.vis.step(&p, it.Value())

@@ -4,7 +4,6 @@ import (
 	"bytes"
 
 	"github.com/widesql/widesql/kv"
-	"github.com/widesql/widesql/kv/lsm/internal/ikey"
 	"github.com/widesql/widesql/kv/lsm/internal/sstable"
 )
 
@@ -112,25 +111,4 @@ func (s *Store) oldestSnapshot() uint64 {
 		lo = min(lo, seq)
 	}
 	return lo
-}
-
-// newIter merges the memtables and files of rs. With point set (a row
-// prefix), files whose key bounds or bloom filter exclude the row are
-// skipped.
-func (rs *regionSnap) newIter(point []byte) internalIter {
-	children := make([]internalIter, 0, 1+len(rs.st.imms)+len(rs.files))
-	children = append(children, newMemIter(rs.st.mem))
-	for _, m := range rs.st.imms {
-		children = append(children, newMemIter(m))
-	}
-	for _, f := range rs.files {
-		if point != nil {
-			if bytes.Compare(point, ikey.RowPrefixOf(f.largest)) > 0 ||
-				bytes.Compare(point, ikey.RowPrefixOf(f.smallest)) < 0 || !f.reader.MayContain(point) {
-				continue
-			}
-		}
-		children = append(children, sstIter{f.reader.NewIter()})
-	}
-	return newMergingIter(children)
 }

@@ -61,8 +61,7 @@ func (s *Store) maybeSplit(r *region) error {
 		}
 	}
 	old := r.state.mem
-	old.mu.Lock()
-	old.tree.Ascend(func(e entry) bool {
+	old.ascend(func(e entry) bool {
 		c := a
 		if bytes.Compare(e.key, b.lower) >= 0 {
 			c = b
@@ -70,7 +69,6 @@ func (s *Store) maybeSplit(r *region) error {
 		c.state.mem.add([]entry{e}, old.maxSeq.Load(), old.firstWAL.Load())
 		return true
 	})
-	old.mu.Unlock()
 	s.memBytes.Add(a.state.mem.size.Load() + b.state.mem.size.Load() - old.size.Load())
 	regions := slices.Clone(t.regions)
 	regions = slices.Replace(regions, idx, idx+1, a, b)

@@ -3,6 +3,7 @@ package lsm
 import (
 	"context"
 	"fmt"
+	"io"
 	"path"
 	"slices"
 	"sync"
@@ -51,6 +52,8 @@ type Store struct {
 	work chan struct{} // wakes the background goroutine
 	stop chan struct{}
 	bg   sync.WaitGroup
+
+	lock io.Closer // the directory lock, released by Close
 
 	flushes, compactions, walSyncs atomic.Int64
 	liveFiles                      atomic.Int64
@@ -178,7 +181,7 @@ func validateSpec(name string, spec kv.TableSpec) error {
 		case f.MaxVersions < 0 || f.TTL < 0:
 			return errorf("create table %q: family %q: negative MaxVersions or TTL: %w", name, f.Name, kv.ErrInvalidArgument)
 		}
-		if _, err := sstable.CompressionByName(f.Compression); err != nil {
+		if _, err := familyCompression(f.Compression); err != nil {
 			return errorf("create table %q: family %q: %v: %w", name, f.Name, err, kv.ErrInvalidArgument)
 		}
 		seen[f.Name] = true
@@ -338,6 +341,7 @@ func (s *Store) Close() error {
 	for _, f := range files {
 		s.unref(f)
 	}
+	s.unlockDir()
 	if err != nil {
 		return errorf("close WAL: %w", err)
 	}

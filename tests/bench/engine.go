@@ -34,7 +34,8 @@ type Config struct {
 	BlockCacheSize int64 // bytes of block cache
 	BlockSize      int   // target bytes of a data block, before compression
 	Sync           bool  // fsync the WAL before a write returns
-	// Compression of data blocks: "" (none), "snappy" or "zstd".
+	// Compression of data blocks: "" or "none", "snappy" or "zstd". ""
+	// is none for both engines, although kv/lsm's own default is snappy.
 	Compression string
 }
 

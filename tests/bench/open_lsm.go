@@ -24,7 +24,13 @@ func openWidesql(dir string, cfg Config) (Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newKVEngine(context.Background(), s, cfg.Compression)
+	// Config's "" is no compression for both engines; kv/lsm's "" would be
+	// its default, snappy.
+	comp := cfg.Compression
+	if comp == "" {
+		comp = "none"
+	}
+	return newKVEngine(context.Background(), s, comp)
 }
 
 func storeFlushes(s kv.Store) int64 { return s.(*lsm.Store).Metrics().Flushes }

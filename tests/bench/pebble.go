@@ -36,7 +36,7 @@ func (quietLogger) Fatalf(f string, args ...any) { panic(fmt.Sprintf("pebble: "+
 
 func compressionProfile(name string) (*sstable.CompressionProfile, error) {
 	switch name {
-	case "":
+	case "", "none":
 		return sstable.NoCompression, nil
 	case "snappy":
 		return sstable.SnappyCompression, nil

@@ -98,21 +98,22 @@ func RowPrefix(dst, row []byte) []byte { return AppendEscaped(dst, row) }
 // componentEnd returns the length of the escaped component at the start of
 // k including its terminator, or -1.
 func componentEnd(k []byte) int {
-	off := 0
-	for {
-		i := bytes.IndexByte(k[off:], 0)
-		if i < 0 || off+i+1 >= len(k) {
-			return -1
+	// A plain loop: components are mostly a few bytes, too short for
+	// bytes.IndexByte's setup to pay.
+	for i := 0; i+1 < len(k); i++ {
+		if k[i] != 0 {
+			continue
 		}
-		switch k[off+i+1] {
+		switch k[i+1] {
 		case 1:
-			return off + i + 2
+			return i + 2
 		case 0xff:
-			off += i + 2
+			i++
 		default:
 			return -1
 		}
 	}
+	return -1
 }
 
 // RowPrefixOf returns the row prefix (esc(row) 00 01) of the internal key k,
@@ -140,17 +141,31 @@ type Parsed struct {
 
 // Parse splits k. The parts alias k.
 func Parse(k []byte) (Parsed, error) {
-	var p Parsed
 	if len(k) < TrailerLen+6 {
+		return Parsed{}, ErrCorrupt
+	}
+	n := componentEnd(k[:len(k)-TrailerLen])
+	if n < 0 {
+		return Parsed{}, ErrCorrupt
+	}
+	return ParseInRow(k, n)
+}
+
+// ParseInRow is Parse for a key known to start with a row prefix of
+// rowLen bytes (it does not scan the row again): a reader that checked
+// bytes.HasPrefix(k, RowPrefix(row)) parses each key of the row in time
+// independent of the rowkey's length. A k that does not start with a valid
+// row prefix of that length gives garbage parts or ErrCorrupt, never a
+// panic.
+func ParseInRow(k []byte, rowLen int) (Parsed, error) {
+	var p Parsed
+	if rowLen < 2 || len(k) < rowLen+TrailerLen+4 {
 		return p, ErrCorrupt
 	}
-	body, tr := k[:len(k)-TrailerLen], k[len(k)-TrailerLen:]
+	body, tr := k[rowLen:len(k)-TrailerLen], k[len(k)-TrailerLen:]
+	p.Row = k[:rowLen]
 	n := componentEnd(body)
 	if n < 0 {
-		return p, ErrCorrupt
-	}
-	p.Row, body = body[:n], body[n:]
-	if n = componentEnd(body); n < 0 {
 		return p, ErrCorrupt
 	}
 	p.Family, body = body[:n], body[n:]
@@ -173,14 +188,15 @@ func Unescape(dst, esc []byte) []byte {
 	if n := len(esc); n >= 2 && esc[n-2] == 0 && esc[n-1] == 1 {
 		esc = esc[:n-2]
 	}
-	for {
-		i := bytes.IndexByte(esc, 0)
-		if i < 0 {
-			return append(dst, esc...)
+	start := 0
+	for i := 0; i < len(esc); i++ {
+		if esc[i] == 0 {
+			dst = append(dst, esc[start:i+1]...)
+			i++ // the FF of the escape
+			start = i + 1
 		}
-		dst = append(dst, esc[:i+1]...)
-		esc = esc[i+2:]
 	}
+	return append(dst, esc[min(start, len(esc)):]...)
 }
 
 // AppendRange encodes a DeleteCells value.

@@ -3,6 +3,7 @@ package ikey
 import (
 	"bytes"
 	"math"
+	"reflect"
 	"testing"
 )
 
@@ -85,9 +86,16 @@ func FuzzParse(f *testing.F) {
 	f.Add(Append(nil, []byte("row"), "fam", []byte("q"), 1000, 5, KindSet))
 	f.Add([]byte{0, 1, 0, 1})
 	f.Fuzz(func(t *testing.T, k []byte) {
+		for n := range len(k) + 2 {
+			ParseInRow(k, n) // any length: no panic
+		}
 		p, err := Parse(k)
 		if err != nil {
 			return
+		}
+		// Given the row's length, ParseInRow agrees with Parse.
+		if q, err := ParseInRow(k, len(p.Row)); err != nil || !reflect.DeepEqual(p, q) {
+			t.Fatalf("ParseInRow(%q, %d) = %+v, %v; Parse gave %+v", k, len(p.Row), q, err, p)
 		}
 		// A key that parses re-encodes to itself.
 		re := Append(nil, Unescape(nil, p.Row), string(Unescape(nil, p.Family)), Unescape(nil, p.Qualifier), p.TS, p.Seq, p.Kind)

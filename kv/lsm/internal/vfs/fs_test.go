@@ -158,3 +158,42 @@ func TestFSDoubleClose(t *testing.T) {
 		}
 	})
 }
+
+func TestLock(t *testing.T) {
+	for name, fsys := range map[string]FS{"os": Default, "mem": NewMem()} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			if name == "mem" {
+				dir = "db"
+				if err := fsys.MkdirAll(dir); err != nil {
+					t.Fatal(err)
+				}
+			}
+			l := fsys.(Locker)
+			p := path.Join(dir, "LOCK")
+			a, err := l.Lock(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := l.Lock(p); !errors.Is(err, ErrLocked) {
+				t.Fatalf("second Lock: %v, want ErrLocked", err)
+			}
+			if err := a.Close(); err != nil {
+				t.Fatal(err)
+			}
+			b, err := l.Lock(p)
+			if err != nil {
+				t.Fatalf("Lock after Close: %v", err)
+			}
+			if m, ok := fsys.(*MemFS); ok {
+				m.Crash() // the holder died
+				c, err := l.Lock(p)
+				if err != nil {
+					t.Fatalf("Lock after Crash: %v", err)
+				}
+				c.Close()
+			}
+			b.Close()
+		})
+	}
+}

@@ -30,10 +30,11 @@ import (
 type MemFS struct {
 	mu      sync.Mutex
 	root    *memNode
-	epoch   uint64 // bumped by Crash; handles from older epochs are invalid
-	syncErr error  // injected; fails every Sync and SyncDir while set
-	limit   int64  // total bytes allowed across files; < 0: unlimited
-	used    int64  // bytes currently held by files in the namespace
+	epoch   uint64              // bumped by Crash; handles from older epochs are invalid
+	syncErr error               // injected; fails every Sync and SyncDir while set
+	limit   int64               // total bytes allowed across files; < 0: unlimited
+	used    int64               // bytes currently held by files in the namespace
+	locks   map[string]*memLock // see Lock; stale once epoch moves on
 }
 
 var _ FS = (*MemFS)(nil)

@@ -1,0 +1,130 @@
+package lsm
+
+import (
+	"bytes"
+	"sync"
+
+	"github.com/widesql/widesql/kv"
+	"github.com/widesql/widesql/kv/lsm/internal/ikey"
+)
+
+// readBufs are the buffers a read reuses: the row arena and cell slices of
+// its rowReader, the visibility state, key buffers, the span list and two
+// merging iterators (one for point lookups, one for the current region of
+// a range). A read takes a set from readPool when it starts and gives it
+// back when it finishes (when Next returns false, or at Close), so a warm
+// Get or scan allocates only its iterator and snapshot. Nothing handed to
+// a caller outlives that: Row is reset before the buffers go back.
+type readBufs struct {
+	arena  []byte
+	refs   []cellRef
+	cells  []kv.Cell
+	colBuf []byte
+
+	visFam, visCol []byte
+	visDel         []delRange
+
+	prefix, cursor, lo, hi []byte
+	spans                  []kv.Span
+
+	point, scan mergingIter
+}
+
+var readPool = sync.Pool{New: func() any { return new(readBufs) }}
+
+// maxPooledArena keeps a read of huge rows from pinning its arena forever.
+const maxPooledArena = 1 << 20
+
+// takeBufs gives it a set of buffers from the pool.
+func (it *rowIterator) takeBufs() {
+	b := readPool.Get().(*readBufs)
+	it.bufs = b
+	r := &it.rr
+	r.arena, r.refs, r.cells, r.colBuf = b.arena[:0], b.refs[:0], b.cells[:0], b.colBuf[:0]
+	r.vis.famBuf, r.vis.colBuf, r.vis.colDel = b.visFam[:0], b.visCol[:0], b.visDel[:0]
+	it.prefix, it.cursor, it.lo, it.hi = b.prefix[:0], b.cursor[:0], b.lo[:0], b.hi[:0]
+	it.spans = b.spans[:0]
+}
+
+// putBufs returns it's buffers to the pool; the iterator holds no slice
+// of them afterwards.
+func (it *rowIterator) putBufs() {
+	b := it.bufs
+	if b == nil {
+		return
+	}
+	it.bufs = nil
+	r := &it.rr
+	if cap(r.arena) <= maxPooledArena {
+		b.arena = r.arena[:0]
+	} else {
+		b.arena = nil
+	}
+	clear(r.cells[:cap(r.cells)]) // no pointers into the arena or a block
+	b.refs, b.cells, b.colBuf = r.refs[:0], r.cells[:0], r.colBuf[:0]
+	b.visFam, b.visCol, b.visDel = r.vis.famBuf[:0], r.vis.colBuf[:0], r.vis.colDel[:0]
+	b.prefix, b.cursor, b.lo, b.hi = it.prefix[:0], it.cursor[:0], it.lo[:0], it.hi[:0]
+	clear(it.spans[:cap(it.spans)]) // spans alias the caller's RowSet
+	b.spans = it.spans[:0]
+	r.arena, r.refs, r.cells, r.colBuf = nil, nil, nil, nil
+	r.vis.famBuf, r.vis.colBuf, r.vis.colDel = nil, nil, nil
+	it.prefix, it.cursor, it.lo, it.hi, it.spans = nil, nil, nil, nil, nil
+	r.row = kv.Row{}
+	readPool.Put(b)
+}
+
+// initIter sets m up to merge the memtables and files of rs, reusing m's
+// slices; m must be closed (or new). With point set (a row prefix), files
+// whose key bounds or bloom filter exclude the row are skipped and the
+// memtable iterators serve only that row's entries: the caller reads that
+// row only.
+func (rs *regionSnap) initIter(m *mergingIter, point []byte) *mergingIter {
+	n := 1 + len(rs.st.imms)
+	if cap(m.mems) < n {
+		m.mems = make([]memIter, n)
+	}
+	m.mems = m.mems[:n]
+	m.mems[0].reset(rs.st.mem, point) // keeps the iterator's buffer
+	for i, mt := range rs.st.imms {
+		m.mems[1+i].reset(mt, point)
+	}
+	m.children, m.h, m.err = m.children[:0], m.h[:0], nil
+	for i := range m.mems {
+		m.children = append(m.children, &m.mems[i])
+	}
+	for _, f := range rs.files {
+		if point != nil {
+			if bytes.Compare(point, ikey.RowPrefixOf(f.largest)) > 0 ||
+				bytes.Compare(point, ikey.RowPrefixOf(f.smallest)) < 0 || !f.reader.MayContain(point) {
+				continue
+			}
+		}
+		m.children = append(m.children, sstIter{f.reader.NewIter()})
+	}
+	return m
+}
+
+// newIter is initIter on a new merging iterator.
+func (rs *regionSnap) newIter(point []byte) internalIter {
+	return rs.initIter(&mergingIter{}, point)
+}
+
+// bound combines a span bound (a rowkey) with a region bound (a row
+// prefix) into dst: the larger lower bound or the smaller upper bound, as
+// a row prefix; nil is unbounded.
+func bound(dst, spanKey, regionPrefix []byte, lower bool) []byte {
+	if spanKey == nil {
+		if regionPrefix == nil {
+			return nil
+		}
+		return append(dst[:0], regionPrefix...)
+	}
+	dst = ikey.RowPrefix(dst[:0], spanKey)
+	if regionPrefix == nil {
+		return dst
+	}
+	if c := bytes.Compare(dst, regionPrefix); (lower && c < 0) || (!lower && c > 0) {
+		return append(dst[:0], regionPrefix...)
+	}
+	return dst
+}
