@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -43,6 +44,7 @@ func main() {
 	memtable := fs.Int64("memtable-size", 64<<20, "bytes a region's memtable holds before it is flushed to a sorted file")
 	budget := fs.Int64("memory-budget", 256<<20, "bytes all memtables may hold together; writers wait above it")
 	cache := fs.Int64("block-cache-size", 128<<20, "bytes of decompressed file blocks kept in memory")
+	memLimit := fs.Int64("memory-limit", 0, "soft limit in bytes for the whole process's Go heap, which makes the GC work harder near it (default: memory-budget + block-cache-size + 256 MiB; $GOMEMLIMIT wins if set)")
 	noSync := fs.Bool("no-sync", false, "acknowledge writes before they are fsynced (faster; a crash may lose the last acknowledged writes, never half a statement)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usage)
@@ -60,12 +62,27 @@ func main() {
 		os.Exit(2)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lvl}))
+	setMemoryLimit(*memLimit, *budget+*cache+256<<20)
 	cfg := config{addr: *addr, data: *data, store: *storeKind, opts: lsm.Options{
 		MemtableSize: *memtable, MemoryBudget: *budget, BlockCacheSize: *cache, NoSync: *noSync, Logger: log}}
 	if err := run(cfg, log); err != nil {
 		log.Error("widesql stopped", "err", err)
 		os.Exit(1)
 	}
+}
+
+// setMemoryLimit gives the Go runtime a soft heap limit so that resident
+// memory follows the configured memtable and cache sizes instead of
+// growing to twice the live heap (GOGC's default). GOMEMLIMIT, when set,
+// takes precedence.
+func setMemoryLimit(limit, def int64) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	if limit <= 0 {
+		limit = def
+	}
+	debug.SetMemoryLimit(limit)
 }
 
 type config struct {

@@ -17,6 +17,7 @@ import (
 	"log"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -31,6 +32,7 @@ func main() {
 	memtable := flag.Int64("memtable-size", 64<<20, "per-region memtable flush threshold, bytes")
 	budget := flag.Int64("memory-budget", 256<<20, "all memtables together, bytes")
 	cache := flag.Int64("block-cache-size", 128<<20, "block cache, bytes")
+	memLimit := flag.Int64("memory-limit", 0, "Go soft memory limit, bytes (0: none), as cmd/widesql sets by default")
 	sync := flag.Bool("sync", false, "fsync every batch")
 	flag.Parse()
 	if *dir == "" {
@@ -40,6 +42,9 @@ func main() {
 		log.Fatal(err)
 	}
 	ctx := context.Background()
+	if *memLimit > 0 {
+		debug.SetMemoryLimit(*memLimit)
+	}
 	st, err := lsm.Open(*dir, lsm.Options{MemtableSize: *memtable, MemoryBudget: *budget, BlockCacheSize: *cache, NoSync: !*sync})
 	if err != nil {
 		log.Fatal(err)
