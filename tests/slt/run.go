@@ -5,7 +5,6 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -176,17 +175,11 @@ func hash(vals []string) string {
 // rewrite writes the file back with the result lines of each record in
 // results replaced.
 func (f *File) rewrite(results map[*Record][]string) error {
-	var out []string
-	next := 0
+	var edits []sqltest.Edit
 	for _, r := range f.Records {
-		got, ok := results[r]
-		if !ok {
-			continue
+		if got, ok := results[r]; ok {
+			edits = append(edits, sqltest.Edit{From: r.resultAt[0], To: r.resultAt[1], Lines: got})
 		}
-		out = append(out, f.lines[next:r.resultAt[0]]...)
-		out = append(out, got...)
-		next = r.resultAt[1]
 	}
-	out = append(out, f.lines[next:]...)
-	return os.WriteFile(f.Path, []byte(strings.Join(out, "\n")+"\n"), 0o644)
+	return sqltest.WriteEdited(f.Path, f.lines, edits)
 }

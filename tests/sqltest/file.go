@@ -230,17 +230,31 @@ func formatRows(rows [][]string) []string {
 // rewriteResults writes f back with the expected lines of each record in
 // results replaced.
 func (f *File) rewriteResults(results map[*record][]string) error {
+	var edits []Edit
+	for _, r := range f.records {
+		if got, ok := results[r]; ok {
+			edits = append(edits, Edit{From: r.resultAt[0], To: r.resultAt[1], Lines: got})
+		}
+	}
+	return WriteEdited(f.Path, f.lines, edits)
+}
+
+// Edit replaces the 0-based line range [From, To) with Lines.
+type Edit struct {
+	From, To int
+	Lines    []string
+}
+
+// WriteEdited writes lines to path with edits (in ascending, disjoint
+// order) applied: how test files record actual results with -rewrite.
+func WriteEdited(path string, lines []string, edits []Edit) error {
 	var out []string
 	next := 0
-	for _, r := range f.records {
-		got, ok := results[r]
-		if !ok {
-			continue
-		}
-		out = append(out, f.lines[next:r.resultAt[0]]...)
-		out = append(out, got...)
-		next = r.resultAt[1]
+	for _, e := range edits {
+		out = append(out, lines[next:e.From]...)
+		out = append(out, e.Lines...)
+		next = e.To
 	}
-	out = append(out, f.lines[next:]...)
-	return os.WriteFile(f.Path, []byte(strings.Join(out, "\n")+"\n"), 0o644)
+	out = append(out, lines[next:]...)
+	return os.WriteFile(path, []byte(strings.Join(out, "\n")+"\n"), 0o644)
 }
