@@ -1,0 +1,270 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// standingNotes explain how to read every report.
+var standingNotes = []string{
+	"Each number is the median over the rounds; the ratio is widesql / PostgreSQL of the medians. " +
+		"For throughput and rate higher is better, so a ratio above 1 favours widesql; for times and latencies lower is better, so a ratio below 1 favours widesql.",
+	"p99 latencies come from pgbench's per-transaction logs (-l), or from go-ycsb's histograms for YCSB.",
+	"Memory is the peak of the summed proportional set size (Pss) of each server's processes, sampled every 200 ms over the whole run; PostgreSQL's shared buffers count once.",
+	"widesql's data directory includes its WAL; PostgreSQL's table + index size excludes its WAL.",
+}
+
+// setupLines describe the run for the report.
+func (h *harness) setupLines() []string {
+	fam := "one default family"
+	if h.cfg.families {
+		fam = "families `d` (grp, val) and `p` (payload)"
+	}
+	return []string{
+		fmt.Sprintf("Table `kv (tenant INT, id BIGINT, grp INT, val INT, payload TEXT, PRIMARY KEY (tenant, id))` with %s rows, %d ids per tenant, 64-character payloads; in widesql %s.",
+			formatNumber(float64(h.cfg.rows)), h.data.perTenant, fam),
+		"PostgreSQL: a fresh `initdb` cluster (C locale), default settings, fsync on; `VACUUM ANALYZE` after each load, untimed. widesql: built from this tree, default durable store (WAL fsynced before acknowledging).",
+		"Loading: " + h.loader.method() + " through pgx, the same for both servers.",
+		fmt.Sprintf("pgbench runs are %s each (`-n -f script`, `-j %d`); %d rounds per workload, alternating which server goes first.",
+			h.cfg.duration, h.cfg.threads, h.cfg.rounds),
+	}
+}
+
+// machineFacts describes this machine.
+func machineFacts(pgVersion string) string {
+	cpu := "unknown CPU"
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(l, "model name") {
+				if i := strings.IndexByte(l, ':'); i >= 0 {
+					cpu = strings.TrimSpace(l[i+1:])
+				}
+				break
+			}
+		}
+	}
+	mem := "unknown"
+	if kb, ok := kbField("/proc/meminfo", "MemTotal:"); ok {
+		mem = fmt.Sprintf("%.1f GiB", float64(kb)/(1<<20))
+	}
+	return fmt.Sprintf("%d cores (%s), %s RAM, %s %s/%s, PostgreSQL %s",
+		runtime.NumCPU(), cpu, mem, runtime.Version(), runtime.GOOS, runtime.GOARCH, pgVersion)
+}
+
+// loadMain creates and loads kv on both servers (PostgreSQL first) and
+// returns the load rates as a one-sample result.
+func (h *harness) loadMain(ctx context.Context) (result, error) {
+	res := result{name: fmt.Sprintf("initial load of kv, %s rows (1 sample)", formatNumber(float64(h.cfg.rows))),
+		metrics: []metric{mRate}}
+	for _, p := range []struct {
+		s *server
+		o *outcome
+	}{{h.pg, &res.pg}, {h.ws, &res.ws}} {
+		logf("loading %d rows into %s", h.cfg.rows, p.s.name)
+		if err := createTable(ctx, p.s, "kv", h.cfg.families); err != nil {
+			return res, fmt.Errorf("%s: %w", p.s.name, err)
+		}
+		elapsed, err := h.loader.load(ctx, p.s, "kv", h.data)
+		if err != nil {
+			return res, fmt.Errorf("loading %s: %w", p.s.name, err)
+		}
+		p.o.samples = []sample{{mRate.name: float64(h.cfg.rows) / elapsed.Seconds()}}
+		logf("  %s: %s rows/s", p.s.name, formatNumber(float64(h.cfg.rows)/elapsed.Seconds()))
+	}
+	return res, vacuumAnalyze(ctx, h.pg, "kv")
+}
+
+// vacuumAnalyze runs VACUUM ANALYZE on a PostgreSQL table after a bulk load,
+// as a PostgreSQL user (or autovacuum, a little later) would: it sets hint
+// bits and the visibility map and gives the planner statistics. The load rate
+// does not include it. widesql needs no such step.
+func vacuumAnalyze(ctx context.Context, s *server, table string) error {
+	conn, err := s.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "VACUUM ANALYZE "+table); err != nil {
+		return fmt.Errorf("VACUUM ANALYZE %s: %w", table, err)
+	}
+	return nil
+}
+
+// measureSizes measures kv on disk in both servers after a PostgreSQL
+// CHECKPOINT (so its files hold every page).
+func (h *harness) measureSizes(ctx context.Context) footprint {
+	var f footprint
+	conn, err := h.pg.connect(ctx)
+	if err != nil {
+		f.sizeErr = err
+		return f
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "CHECKPOINT"); err != nil {
+		f.sizeErr = err
+		return f
+	}
+	if err := conn.QueryRow(ctx, "SELECT pg_table_size('kv') + pg_indexes_size('kv')").Scan(&f.pgTable); err != nil {
+		f.sizeErr = err
+		return f
+	}
+	f.pgBase, _ = dirSize(filepath.Join(h.pg.dataDir, "base"), "")
+	f.wsData, f.wsWAL = dirSize(h.ws.dataDir, "wal")
+	logf("size of kv: PostgreSQL %s (base/ %s), widesql %s (WAL %s)",
+		humanBytes(f.pgTable), humanBytes(f.pgBase), humanBytes(f.wsData), humanBytes(f.wsWAL))
+	return f
+}
+
+// workloads returns the pgbench and pgx workloads in run order: reads, then
+// scans and aggregates (before anything changes kv), then writes, then bulk
+// load. Growth and YCSB run afterwards.
+func (h *harness) workloads() []*workload {
+	d := h.data
+	var ws []*workload
+	for _, mode := range []string{"prepared", "simple"} {
+		for _, c := range []int{1, 4, 16} {
+			ws = append(ws, h.pgbenchWorkload("point Get", pointGetScript("kv", d), mode, c, nil))
+		}
+	}
+	for _, mode := range []string{"prepared", "simple"} {
+		ws = append(ws, h.pgbenchWorkload("multi-get of 10 keys with IN", multiGetScript(d), mode, 4, nil))
+	}
+	for _, mode := range []string{"prepared", "simple"} {
+		ws = append(ws, h.pgbenchWorkload("range scan of 100 rows by key prefix, ORDER BY key", rangeScript(d), mode, 4, nil))
+	}
+	want := d.filteredCount()
+	ws = append(ws, scanWorkload(fmt.Sprintf("filtered full scan, val < %d (%d rows)", filterLimit, want),
+		fmt.Sprintf("SELECT tenant, id, grp, val, payload FROM kv WHERE val < %d", filterLimit),
+		func(n, _, _ int64) error {
+			if n != int64(want) {
+				return fmt.Errorf("%d rows, want %d", n, want)
+			}
+			return nil
+		}))
+	ws = append(ws, scanWorkload("GROUP BY grp with COUNT and SUM (100 groups)",
+		"SELECT grp, count(*), sum(val) FROM kv GROUP BY grp",
+		func(n, count, _ int64) error {
+			if n != groups || count != int64(d.n) {
+				return fmt.Errorf("%d groups counting %d rows, want %d groups counting %d", n, count, groups, d.n)
+			}
+			return nil
+		}))
+	createIns := func(ctx context.Context, s *server) error { return createTable(ctx, s, "kv_ins", h.cfg.families) }
+	for _, mode := range []string{"prepared", "simple"} {
+		ws = append(ws, h.pgbenchWorkload("single-row durable INSERT", insertScript, mode, 16, createIns))
+	}
+	for _, mode := range []string{"prepared", "simple"} {
+		ws = append(ws, h.pgbenchWorkload("UPDATE of one column by key", updateScript(d), mode, 4, nil))
+	}
+	ws = append(ws, h.bulkLoadWorkload(h.cfg.bulkRows))
+	var out []*workload
+	for _, w := range ws {
+		if h.selected(w.name) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// runGrowth measures prepared point-Get latency with 1 client on tables of
+// 10^4, 10^5, ... up to --growth-max rows, then how much it grew from the
+// smallest to the largest.
+func (h *harness) runGrowth(ctx context.Context) []result {
+	var levels []int
+	for n := 10_000; n <= h.cfg.growthMax; n *= 10 {
+		levels = append(levels, n)
+	}
+	if len(levels) < 2 {
+		return nil
+	}
+	var out []result
+	for _, n := range levels {
+		table, d := "kv", h.data
+		var prepare func(context.Context, *server) error
+		if n != h.cfg.rows {
+			table, d = fmt.Sprintf("grow_%d", n), newDataset(n)
+			prepare = func(ctx context.Context, s *server) error {
+				if err := createTable(ctx, s, table, h.cfg.families); err != nil {
+					return err
+				}
+				if _, err := h.loader.load(ctx, s, table, d); err != nil || s != h.pg {
+					return err
+				}
+				return vacuumAnalyze(ctx, s, table)
+			}
+		}
+		w := h.pgbenchWorkload(fmt.Sprintf("growth: point Get on %s rows", formatNumber(float64(n))),
+			pointGetScript(table, d), "prepared", 1, prepare)
+		w.metrics = []metric{mP50, mP99}
+		logf("%s", w.name)
+		out = append(out, runAlternating(ctx, w, h.pg, h.ws, h.cfg.rounds, logf))
+		if ctx.Err() != nil {
+			return out
+		}
+	}
+	first, last := out[0], out[len(out)-1]
+	g := result{name: fmt.Sprintf("growth of point-Get latency from %s to %s rows (factor)",
+		formatNumber(float64(levels[0])), formatNumber(float64(levels[len(levels)-1]))),
+		metrics: []metric{{"p50 growth", "×", false}, {"p99 growth", "×", false}}}
+	for _, p := range []struct{ a, b, o *outcome }{{&first.pg, &last.pg, &g.pg}, {&first.ws, &last.ws, &g.ws}} {
+		if p.a.err != nil || p.b.err != nil {
+			p.o.err = fmt.Errorf("a growth level failed")
+			continue
+		}
+		p.o.samples = []sample{{
+			"p50 growth": p.b.median(mP50.name) / p.a.median(mP50.name),
+			"p99 growth": p.b.median(mP99.name) / p.a.median(mP99.name),
+		}}
+	}
+	return append(out, g)
+}
+
+// runYCSB builds go-ycsb and runs the YCSB load and workloads. When go-ycsb
+// cannot be built it returns no results and a note saying why.
+func (h *harness) runYCSB(ctx context.Context) ([]result, string) {
+	logf("building go-ycsb %s (first time: a few minutes)", ycsbVersion)
+	bctx, cancel := context.WithTimeout(ctx, 15*time.Minute)
+	tool, err := buildYCSB(bctx)
+	cancel()
+	if err != nil {
+		return nil, "YCSB skipped: go-ycsb could not be built: " + oneLine(err.Error())
+	}
+	ws := h.ycsbWorkloads(tool)
+	var out []result
+	var loadErr [2]error
+	for i, w := range ws {
+		if i > 0 {
+			w.prepare = func(_ context.Context, s *server) error {
+				if e := loadErr[serverIndex(s, h)]; e != nil {
+					return fmt.Errorf("YCSB load failed: %w", e)
+				}
+				return nil
+			}
+		}
+		logf("%s", w.name)
+		r := runAlternating(ctx, w, h.pg, h.ws, h.cfg.rounds, logf)
+		if i == 0 {
+			loadErr = [2]error{r.pg.err, r.ws.err}
+		}
+		out = append(out, r)
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return out, fmt.Sprintf("YCSB: go-ycsb %s, binding postgresql (lib/pq, prepared statements), %s records, "+
+		"requestdistribution=zipfian (D keeps its latest), maxscanlength=100, %s operations per run.",
+		ycsbVersion, formatNumber(float64(h.cfg.ycsbRecords)), formatNumber(float64(h.cfg.ycsbOps)))
+}
+
+// serverIndex is 0 for PostgreSQL and 1 for widesql.
+func serverIndex(s *server, h *harness) int {
+	if s == h.pg {
+		return 0
+	}
+	return 1
+}

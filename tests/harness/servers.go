@@ -1,0 +1,326 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// pgTools holds the absolute paths of the PostgreSQL programs the harness
+// runs.
+type pgTools struct {
+	bin      string // the directory, e.g. /usr/lib/postgresql/15/bin
+	initdb   string
+	postgres string
+	pgbench  string
+}
+
+// installHint is printed when PostgreSQL or pgbench cannot be found.
+const installHint = `PostgreSQL 15 server binaries (initdb, postgres) and pgbench are needed.
+On Debian or Ubuntu install them with:
+    sudo apt-get install -y postgresql-15      # server, initdb, pgbench
+    sudo apt-get install -y postgresql-client-15
+They are looked up under /usr/lib/postgresql/*/bin, or in the directory given by --pg-bin.`
+
+// findPGTools locates initdb, postgres and pgbench. With dir empty it picks
+// the highest-versioned /usr/lib/postgresql/*/bin holding all of them. The
+// error says what is missing and how to install it.
+func findPGTools(dir string) (pgTools, error) {
+	var dirs []string
+	if dir != "" {
+		dirs = []string{dir}
+	} else {
+		dirs, _ = filepath.Glob("/usr/lib/postgresql/*/bin")
+		sort.Slice(dirs, func(i, j int) bool { return pgMajor(dirs[i]) > pgMajor(dirs[j]) })
+	}
+	var missing []string
+	for _, d := range dirs {
+		t := pgTools{bin: d, initdb: filepath.Join(d, "initdb"),
+			postgres: filepath.Join(d, "postgres"), pgbench: filepath.Join(d, "pgbench")}
+		missing = missing[:0]
+		for _, p := range []string{t.initdb, t.postgres, t.pgbench} {
+			if st, err := os.Stat(p); err != nil || st.Mode()&0o111 == 0 {
+				missing = append(missing, filepath.Base(p))
+			}
+		}
+		if len(missing) == 0 {
+			return t, nil
+		}
+	}
+	where := "/usr/lib/postgresql/*/bin"
+	if dir != "" {
+		where = dir
+	}
+	what := "no PostgreSQL installation"
+	if len(missing) > 0 {
+		what = "missing " + strings.Join(missing, ", ")
+	}
+	return pgTools{}, fmt.Errorf("%s in %s\n%s", what, where, installHint)
+}
+
+// pgMajor returns the major version in a path like /usr/lib/postgresql/15/bin.
+func pgMajor(binDir string) int {
+	n, _ := strconv.Atoi(filepath.Base(filepath.Dir(binDir)))
+	return n
+}
+
+// server is one running database server, PostgreSQL or widesql. Its process
+// runs in its own process group; stop ends it and removes its directory.
+type server struct {
+	name    string // "PostgreSQL" or "widesql"
+	port    int
+	dir     string // temporary root, removed by stop
+	dataDir string
+	cmd     *exec.Cmd
+	exited  chan struct{} // closed when the process has been reaped
+	mem     *memSampler
+	version string
+}
+
+// connString returns a pgx/libpq URL for database bench on the server.
+func (s *server) connString() string {
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/bench?sslmode=disable", s.port)
+}
+
+// connect opens one pgx connection to database bench.
+func (s *server) connect(ctx context.Context) (*pgx.Conn, error) {
+	return pgx.Connect(ctx, s.connString())
+}
+
+// freePort asks the kernel for an unused loopback TCP port.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// postgresCredential returns the credential to run PostgreSQL with: nil when
+// the harness is not root, else the postgres user's (PostgreSQL refuses to
+// run as root).
+func postgresCredential() (*syscall.Credential, error) {
+	if os.Geteuid() != 0 {
+		return nil, nil
+	}
+	u, err := user.Lookup("postgres")
+	if err != nil {
+		return nil, fmt.Errorf("running as root, PostgreSQL must run as user postgres, which does not exist: %w", err)
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
+}
+
+// startPostgres initdbs a fresh cluster in a temporary directory and starts
+// it on a free loopback port with default settings (fsync on). The C locale
+// is used so text compares bytewise, as in widesql. The returned server has
+// database bench.
+func startPostgres(ctx context.Context, t pgTools) (*server, error) {
+	cred, err := postgresCredential()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "harness-pg-")
+	if err != nil {
+		return nil, err
+	}
+	s := &server{name: "PostgreSQL", dir: dir, dataDir: filepath.Join(dir, "data")}
+	if cred != nil {
+		if err := os.Chmod(dir, 0o777); err != nil {
+			s.stop()
+			return nil, err
+		}
+	}
+	initdb := exec.CommandContext(ctx, t.initdb, "-D", s.dataDir, "-U", "postgres", "-A", "trust",
+		"-E", "UTF8", "--locale=C", "--no-sync")
+	initdb.Dir = dir
+	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Setpgid: true}
+	if out, err := initdb.CombinedOutput(); err != nil {
+		s.stop()
+		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
+	}
+	if s.port, err = freePort(); err != nil {
+		s.stop()
+		return nil, err
+	}
+	cmd := exec.Command(t.postgres, "-D", s.dataDir, "-p", strconv.Itoa(s.port),
+		"-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="+dir)
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Setpgid: true}
+	if err := s.launch(cmd, filepath.Join(dir, "postgres.log")); err != nil {
+		return nil, err
+	}
+	if err := s.waitReady(ctx, "postgres"); err != nil {
+		s.stop()
+		return nil, err
+	}
+	conn, err := pgx.Connect(ctx, fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", s.port))
+	if err != nil {
+		s.stop()
+		return nil, err
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "CREATE DATABASE bench"); err != nil {
+		s.stop()
+		return nil, err
+	}
+	if err := conn.QueryRow(ctx, "SHOW server_version").Scan(&s.version); err != nil {
+		s.stop()
+		return nil, err
+	}
+	return s, nil
+}
+
+// buildWidesql builds ./cmd/widesql of the repository at root into dir.
+func buildWidesql(ctx context.Context, root, dir string) (string, error) {
+	bin := filepath.Join(dir, "widesql")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/widesql")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./cmd/widesql: %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// startWidesql builds widesql from the repository at root and starts it with
+// the default durable store on a fresh data directory and a free loopback
+// port. extra holds further server flags.
+func startWidesql(ctx context.Context, root string, extra []string) (*server, error) {
+	dir, err := os.MkdirTemp("", "harness-widesql-")
+	if err != nil {
+		return nil, err
+	}
+	s := &server{name: "widesql", dir: dir, dataDir: filepath.Join(dir, "data"), version: "this tree"}
+	bin, err := buildWidesql(ctx, root, dir)
+	if err != nil {
+		s.stop()
+		return nil, err
+	}
+	if s.port, err = freePort(); err != nil {
+		s.stop()
+		return nil, err
+	}
+	args := append([]string{"--addr", fmt.Sprintf("127.0.0.1:%d", s.port), "--data", s.dataDir,
+		"--log-level", "warn"}, extra...)
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := s.launch(cmd, filepath.Join(dir, "widesql.log")); err != nil {
+		return nil, err
+	}
+	if err := s.waitReady(ctx, "bench"); err != nil {
+		s.stop()
+		return nil, err
+	}
+	return s, nil
+}
+
+// launch starts cmd with its output in logPath and begins sampling its
+// memory. On error the server's directory is already removed.
+func (s *server) launch(cmd *exec.Cmd, logPath string) error {
+	logf, err := os.Create(logPath)
+	if err != nil {
+		s.stop()
+		return err
+	}
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		s.stop()
+		return fmt.Errorf("starting %s: %w", s.name, err)
+	}
+	s.cmd = cmd
+	s.exited = make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		logf.Close()
+		close(s.exited)
+	}()
+	s.mem = startMemSampler(cmd.Process.Pid, 200*time.Millisecond)
+	return nil
+}
+
+// waitReady polls until the server accepts a connection to database db, the
+// process exits, or 60 seconds pass.
+func (s *server) waitReady(ctx context.Context, db string) error {
+	url := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", s.port, db)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		conn, err := pgx.Connect(cctx, url)
+		cancel()
+		if err == nil {
+			return conn.Close(ctx)
+		}
+		select {
+		case <-s.exited:
+			return fmt.Errorf("%s exited during start-up; log:\n%s", s.name, s.logTail())
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s not ready after 60s: %v; log:\n%s", s.name, err, s.logTail())
+		}
+	}
+}
+
+// logTail returns the last lines of the server's log.
+func (s *server) logTail() string {
+	matches, _ := filepath.Glob(filepath.Join(s.dir, "*.log"))
+	var b strings.Builder
+	for _, m := range matches {
+		data, _ := os.ReadFile(m)
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		if len(lines) > 20 {
+			lines = lines[len(lines)-20:]
+		}
+		b.WriteString(strings.Join(lines, "\n"))
+	}
+	return b.String()
+}
+
+// stop asks the server to shut down (SIGINT: PostgreSQL's fast shutdown,
+// widesql's clean stop), kills its process group if it has not exited within
+// 30 seconds, and removes its temporary directory. It is safe to call more
+// than once and on a server that never started.
+func (s *server) stop() error {
+	var errs []error
+	if s.cmd != nil && s.cmd.Process != nil {
+		pid := s.cmd.Process.Pid
+		_ = syscall.Kill(pid, syscall.SIGINT)
+		select {
+		case <-s.exited:
+		case <-time.After(30 * time.Second):
+			errs = append(errs, fmt.Errorf("%s did not stop within 30s; killed", s.name))
+		}
+		// Leftover children (PostgreSQL backends) share the group.
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		<-s.exited
+		s.cmd = nil
+	}
+	if s.mem != nil {
+		s.mem.stop()
+	}
+	if s.dir != "" {
+		if err := os.RemoveAll(s.dir); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, err)
+		}
+		s.dir = ""
+	}
+	return errors.Join(errs...)
+}
