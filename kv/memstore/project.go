@@ -1,9 +1,6 @@
 package memstore
 
 import (
-	"bytes"
-	"slices"
-
 	"github.com/widesql/widesql/kv"
 )
 
@@ -19,7 +16,7 @@ func (it *iterator) project(r *row) bool {
 	for i := range r.cells {
 		c := &r.cells[i]
 		it.stats.CellsRead++
-		if !it.wanted(c) {
+		if !it.opts.Selects(c) {
 			continue
 		}
 		if col != nil && sameColumn(c, col) {
@@ -38,25 +35,4 @@ func (it *iterator) project(r *row) bool {
 	}
 	it.cur = kv.Row{Key: r.key, Cells: cells}
 	return true
-}
-
-// wanted reports whether c passes the family and column projection and the
-// time range.
-func (it *iterator) wanted(c *kv.Cell) bool {
-	o := &it.opts
-	if c.Timestamp < o.MinTimestamp || (o.MaxTimestamp != 0 && c.Timestamp >= o.MaxTimestamp) {
-		return false
-	}
-	if len(o.Families) > 0 && !slices.Contains(o.Families, c.Family) {
-		return false
-	}
-	if len(o.Columns) == 0 {
-		return true
-	}
-	for i := range o.Columns {
-		if o.Columns[i].Family == c.Family && bytes.Equal(o.Columns[i].Qualifier, c.Qualifier) {
-			return true
-		}
-	}
-	return false
 }

@@ -89,7 +89,7 @@ func project(buf, cells []kv.Cell, o *kv.ReadOptions) []kv.Cell {
 	versions := 0
 	for i := range cells {
 		c := &cells[i]
-		if !wanted(c, o) {
+		if !o.Selects(c) {
 			continue
 		}
 		if col != nil && sameColumn(c, col) {
@@ -103,24 +103,6 @@ func project(buf, cells []kv.Cell, o *kv.ReadOptions) []kv.Cell {
 		buf = append(buf, *c)
 	}
 	return buf
-}
-
-func wanted(c *kv.Cell, o *kv.ReadOptions) bool {
-	if c.Timestamp < o.MinTimestamp || (o.MaxTimestamp != 0 && o.MaxTimestamp < kv.MaxTimestamp && c.Timestamp >= o.MaxTimestamp) {
-		return false
-	}
-	if len(o.Families) > 0 && !slices.Contains(o.Families, c.Family) {
-		return false
-	}
-	if len(o.Columns) == 0 {
-		return true
-	}
-	for i := range o.Columns {
-		if o.Columns[i].Family == c.Family && bytes.Equal(o.Columns[i].Qualifier, c.Qualifier) {
-			return true
-		}
-	}
-	return false
 }
 
 // copyCells deep-copies cells into one allocation.
