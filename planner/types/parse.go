@@ -38,9 +38,9 @@ func ParseTextIn(t T, s string, loc *time.Location) (Datum, error) {
 	case Int2, Int4, Int8:
 		return parseInt(t, s)
 	case Float8:
-		return parseFloat(t, s)
+		return parseFloat(t, s, 64)
 	case Float4:
-		return parseFloat4(t, s)
+		return parseFloat(t, s, 32)
 	case Numeric:
 		return parseNumeric(t, s)
 	case Text, Unknown:
@@ -160,12 +160,13 @@ func parseInt(t T, s string) (Datum, error) {
 	return NewInt(t.Kind, n), nil
 }
 
-func parseFloat(t T, s string) (Datum, error) {
+// parseFloat reads float8 (bits 64) or real (bits 32) text input.
+func parseFloat(t T, s string, bits int) (Datum, error) {
 	v := trimSpace(s)
 	if v == "" || strings.ContainsRune(v, '_') {
 		return Null, syntaxError(t, s)
 	}
-	f, err := strconv.ParseFloat(v, 64)
+	f, err := strconv.ParseFloat(v, bits)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
 			return Null, floatRange(s, t)
@@ -176,25 +177,10 @@ func parseFloat(t T, s string) (Datum, error) {
 		// Underflow: PostgreSQL rejects a nonzero input that rounds to 0.
 		return Null, floatRange(s, t)
 	}
+	if bits == 32 {
+		return NewFloat4(float32(f)), nil
+	}
 	return NewFloat(f), nil
-}
-
-func parseFloat4(t T, s string) (Datum, error) {
-	v := trimSpace(s)
-	if v == "" || strings.ContainsRune(v, '_') {
-		return Null, syntaxError(t, s)
-	}
-	f, err := strconv.ParseFloat(v, 32)
-	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return Null, floatRange(s, t)
-		}
-		return Null, syntaxError(t, s)
-	}
-	if f == 0 && hasNonZeroMantissa(v) {
-		return Null, floatRange(s, t)
-	}
-	return NewFloat4(float32(f)), nil
 }
 
 func floatRange(s string, t T) error {
