@@ -42,8 +42,9 @@ type Manager struct {
 	opts    Options
 	seed    maphash.Seed
 
-	live atomic.Int64             // live transactions, mirrored for lock-free reads
-	redo atomic.Pointer[kv.Table] // RedoTable, once opened
+	live    atomic.Int64             // live transactions, mirrored for lock-free reads
+	redo    atomic.Pointer[kv.Table] // RedoTable, once opened
+	redoSeq atomic.Uint64            // tells apart redo records written in one microsecond
 
 	mu           sync.Mutex
 	cond         *sync.Cond          // on mu: an unregistered commit finished

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"sync/atomic"
 
 	"github.com/widesql/widesql/kv"
 )
@@ -38,8 +37,6 @@ type redoBatch struct {
 	table string
 	rows  []kv.RowMutation
 }
-
-var redoSeq atomic.Uint64
 
 func encodeRedo(batches []redoBatch) []byte {
 	var b []byte
@@ -156,7 +153,7 @@ func (m *Manager) writeRedo(ctx context.Context, batches []redoBatch) ([]byte, e
 	}
 	ts := kv.Now()
 	key := binary.BigEndian.AppendUint64(nil, uint64(ts))
-	key = binary.BigEndian.AppendUint64(key, redoSeq.Add(1))
+	key = binary.BigEndian.AppendUint64(key, m.redoSeq.Add(1))
 	err = t.Apply(ctx, []kv.RowMutation{{Key: key, Mutations: []kv.Mutation{
 		{Kind: kv.SetCell, Family: redoFamily, Value: encodeRedo(batches), Timestamp: ts},
 	}}})
