@@ -238,25 +238,3 @@ func cutInsertExtras(src string, body []token) ([]token, *InsertExtras, error) {
 	}
 	return out, ex, nil
 }
-
-// seqFuncWords are PostgreSQL sequence functions that TiDB's grammar
-// reserves for its own NEXTVAL(seq) syntax.
-var seqFuncWords = map[string]bool{"nextval": true, "setval": true, "lastval": true}
-
-// quoteSeqFuncs turns nextval( / setval( / lastval( into quoted identifiers,
-// so TiDB parses them as ordinary function calls with string arguments.
-func quoteSeqFuncs(toks []token) []token {
-	var out []token
-	for i, t := range toks {
-		if t.kind == tkIdent && seqFuncWords[t.val] && i+1 < len(toks) && toks[i+1].isOp("(") {
-			if out == nil {
-				out = append([]token(nil), toks...)
-			}
-			out[i] = synth(quoteIdent(t.val), t)
-		}
-	}
-	if out == nil {
-		return toks
-	}
-	return out
-}

@@ -157,7 +157,7 @@ func parseTokens(p *parser.Parser, src string, toks []token, last token) (_ ast.
 			err = syntaxErrorAt(src, toks[0].pos, toks[0].end)
 		}
 	}()
-	toks, err = rewrite(src, quoteSeqFuncs(toks))
+	toks, err = rewrite(src, toks)
 	if err != nil {
 		return nil, err
 	}

@@ -341,6 +341,9 @@ var notAlias = map[string]bool{
 var tidbReserved = map[string]bool{
 	"key": true, "index": true, "range": true, "rank": true,
 	"row": true, "rows": true, "interval": true,
+	// TiDB reserves these for its NEXTVAL(seq) syntax; quoted, a call of
+	// them parses as an ordinary function call.
+	"nextval": true, "setval": true, "lastval": true,
 }
 
 // identPosition reports whether the reserved word at toks[i] is used as a
@@ -370,6 +373,8 @@ func (w *rewriter) identPosition(toks []token, i int) bool {
 			return false // FETCH FIRST n ROWS, OFFSET n ROWS
 		}
 		return !next("between", "unbounded", "current") && !w.prevIs("first", "next", "only")
+	case "nextval", "setval", "lastval":
+		return true
 	case "interval":
 		return i+1 >= len(toks) || (toks[i+1].kind != tkString && toks[i+1].kind != tkNumber && toks[i+1].kind != tkParam)
 	}
