@@ -40,9 +40,6 @@ func (b *Budget) Used() int64 { return b.used }
 // Peak returns the most bytes ever reserved.
 func (b *Budget) Peak() int64 { return b.peak }
 
-// Limit returns the limit in bytes, 0 if unlimited.
-func (b *Budget) Limit() int64 { return b.limit }
-
 // datumOverhead approximates a Datum's in-memory size, slice slot included.
 const datumOverhead = 48
 

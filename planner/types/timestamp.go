@@ -167,10 +167,6 @@ func (p *tsScanner) spaces() bool {
 	return p.i > start
 }
 
-func tsSyntax(s string) error {
-	return pgerror.New(pgerror.CodeInvalidDatetimeFormat, "invalid input syntax for type timestamp: %q", s)
-}
-
 func tsField(s string) error {
 	return pgerror.New(pgerror.CodeDatetimeFieldOverflow, "date/time field value out of range: %q", s)
 }

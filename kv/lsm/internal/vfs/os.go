@@ -4,12 +4,8 @@ import (
 	"os"
 )
 
-// Default is the operating system's file system. It is stateless; OS returns
-// the same implementation for callers that prefer a constructor.
+// Default is the operating system's file system. It is stateless.
 var Default FS = osFS{}
-
-// OS returns the operating system's file system.
-func OS() FS { return osFS{} }
 
 // osFS implements FS with package os. Names are OS paths.
 type osFS struct{}
