@@ -2,6 +2,7 @@ package exec
 
 import (
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/widesql/widesql/pgwire/pgerror"
@@ -27,8 +28,11 @@ func evalFunc(e *planner.Func, row Row, env *evalEnv) (types.Datum, error) {
 		return types.NewText("public"), nil
 	case "current_user", "session_user", "user":
 		return types.NewText(env.sess.param("user")), nil
-	case "now":
-		return types.NewTimestamp(env.now), nil
+	case "now": // now() and current_timestamp: the statement's start, as timestamptz
+		return types.NewTimestampTZ(env.now), nil
+	case "localtimestamp": // the same instant as wall-clock time in the session zone
+		_, off := time.UnixMicro(env.now).In(env.zone()).Zone()
+		return types.NewTimestamp(env.now + int64(off)*1e6), nil
 	}
 	args := make([]types.Datum, len(e.Args))
 	for i, a := range e.Args {

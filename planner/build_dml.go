@@ -95,6 +95,17 @@ func (b *builder) singleTable(refs *ast.TableRefsClause) (*scope, error) {
 	return b.tableSource(refs)
 }
 
+// assignable reports whether PostgreSQL has an implicit or assignment cast
+// from kind got to kind want, for kinds that differ: among the numeric
+// kinds, and among date, timestamp and timestamptz (timestamptz to
+// timestamp or date is an assignment cast in the session zone).
+func assignable(got, want types.Kind) bool {
+	datetime := func(k types.Kind) bool {
+		return k == types.Date || k == types.Timestamp || k == types.TimestampTZ
+	}
+	return (got.IsNumeric() && want.IsNumeric()) || (datetime(got) && datetime(want))
+}
+
 // assign coerces a value to a column's type with assignment semantics.
 func (b *builder) assign(e Expr, col *ColumnDesc) (Expr, error) {
 	got := e.Type()
@@ -103,7 +114,7 @@ func (b *builder) assign(e Expr, col *ColumnDesc) (Expr, error) {
 		// assignment casts.
 		return &Cast{E: e, T: col.Type, Assign: true}, nil
 	}
-	if got.Kind != types.Unknown && got.Kind != col.Type.Kind && !(got.Kind.IsNumeric() && col.Type.Kind.IsNumeric()) {
+	if got.Kind != types.Unknown && got.Kind != col.Type.Kind && !assignable(got.Kind, col.Type.Kind) {
 		return nil, pgerror.New(pgerror.CodeDatatypeMismatch, "column %q is of type %s but expression is of type %s", col.Name, col.Type, got).
 			WithHint("You will need to rewrite or cast the expression.")
 	}

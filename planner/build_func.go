@@ -250,9 +250,13 @@ func (b *builder) funcCall(n *ast.FuncCallExpr, sc *scope) (Expr, error) {
 		if len(args) == 0 {
 			return &Func{Name: name, T: types.TText}, nil
 		}
-	case "now", "current_timestamp", "localtimestamp":
+	case "now", "current_timestamp":
 		if len(args) == 0 {
-			return &Func{Name: "now", T: types.TTimestamp}, nil
+			return &Func{Name: "now", T: types.TTimestampTZ}, nil
+		}
+	case "localtimestamp":
+		if len(args) == 0 {
+			return &Func{Name: "localtimestamp", T: types.TTimestamp}, nil
 		}
 	}
 	sig := make([]string, len(args))

@@ -132,3 +132,39 @@ query
 INSERT INTO req (k, must) SELECT 1, 'one' RETURNING k, must, opt
 ----
 1  one  NULL
+
+# now() and current_timestamp are timestamptz, as in PostgreSQL, so they
+# are valid defaults of a timestamptz column.
+statement ok
+CREATE TABLE stamped_tz (k INT PRIMARY KEY, at TIMESTAMPTZ DEFAULT now(), at2 TIMESTAMPTZ DEFAULT current_timestamp)
+
+statement count 1
+INSERT INTO stamped_tz (k) VALUES (1)
+
+query
+SELECT at IS NOT NULL, at = at2, at <= now(), now() = current_timestamp FROM stamped_tz
+----
+t  t  t  t
+
+statement ok
+SET TIME ZONE 'UTC'
+
+query
+SELECT localtimestamp = now()::timestamp, localtimestamp::timestamptz = now()
+----
+t  t
+
+# now() into a timestamp column is the wall-clock time in the session zone.
+statement ok
+SET TIME ZONE 'America/New_York'
+
+statement ok
+CREATE TABLE stamped_local (k INT PRIMARY KEY, at TIMESTAMP DEFAULT now())
+
+statement count 1
+INSERT INTO stamped_local (k) VALUES (1)
+
+query
+SELECT at <= localtimestamp, at > localtimestamp - interval '1 hour' FROM stamped_local
+----
+t  t
