@@ -34,8 +34,8 @@ type aggState struct {
 	seen  map[string]bool
 }
 
-func newAggOp(in operator, p *planner.Aggregate, env *evalEnv) *aggOp {
-	return &aggOp{in: in, p: p, env: env, groups: map[string]*group{}}
+func (x *executor) aggregate(p *planner.Aggregate, in operator) (operator, error) {
+	return &aggOp{in: in, p: p, env: x.env, groups: map[string]*group{}}, nil
 }
 
 func (o *aggOp) Next(ctx context.Context) (Row, error) {

@@ -18,7 +18,13 @@ type Engine struct {
 	clock *clock
 	log   *slog.Logger
 	txm   *txn.Manager // transactions and write-write conflicts (exec/txn.go)
+	// tempDir holds the spill files of sorts, aggregations and joins over
+	// work_mem ("" is the system temporary directory).
+	tempDir string
 }
+
+// SetTempDir sets the directory for spill files; call it before serving.
+func (e *Engine) SetTempDir(dir string) { e.tempDir = dir }
 
 var _ pgwire.Engine = (*Engine)(nil)
 

@@ -2,14 +2,12 @@ package exec
 
 import (
 	"context"
-	"encoding/binary"
 	"io"
-	"sort"
 	"time"
 
+	"github.com/widesql/widesql/exec/spill"
 	"github.com/widesql/widesql/pgwire/pgerror"
 	"github.com/widesql/widesql/planner"
-	"github.com/widesql/widesql/planner/types"
 )
 
 // operator is a pull-based row source: Next returns the next row or io.EOF.
@@ -33,7 +31,31 @@ type nodeStats struct {
 	rowsRead  int64
 	cellsRead int64
 	elapsed   time.Duration
+	spill     spill.Stats // what the node wrote to disk, if it spilled
+	peakMem   int64       // the most memory the node held, if it budgets
 }
+
+// spiller is implemented by the operators that hold rows under a memory
+// budget (sort, hash aggregation, hash join, set operations, windows).
+// statsOp asks it on Close for EXPLAIN ANALYZE.
+type spiller interface {
+	spillStats() (st spill.Stats, peakMem int64)
+}
+
+// newBudget returns the memory budget of one blocking operator: the
+// session's work_mem, as in PostgreSQL, where each sort or hash table of a
+// query may use that much before it spills.
+func (x *executor) newBudget() *spill.Budget {
+	kb, _ := parseUnits(x.env.sess.values["work_mem"], "kB", memUnits)
+	b := spill.NewBudget(kb << 10)
+	if x.env.sess.values["widesql.spill"] == "off" {
+		b.DisableSpill()
+	}
+	return b
+}
+
+// tempDir is where operators write spill files.
+func (x *executor) tempDir() string { return x.eng.tempDir }
 
 func (x *executor) build(p planner.Plan) (operator, error) {
 	op, err := x.buildNode(p)
@@ -51,6 +73,8 @@ func (x *executor) buildNode(p planner.Plan) (operator, error) {
 		return x.scan(p)
 	case *planner.Values:
 		return &valuesOp{rows: p.Rows, env: x.env}, nil
+	case *planner.SetOp:
+		return x.setOp(p) // exec/setop.go
 	}
 	var input planner.Plan
 	switch p := p.(type) {
@@ -66,6 +90,8 @@ func (x *executor) buildNode(p planner.Plan) (operator, error) {
 		input = p.Input
 	case *planner.Aggregate:
 		input = p.Input
+	case *planner.Window:
+		input = p.Input
 	default:
 		return nil, pgerror.New(pgerror.CodeInternalError, "cannot execute %T", p)
 	}
@@ -79,13 +105,15 @@ func (x *executor) buildNode(p planner.Plan) (operator, error) {
 	case *planner.Project:
 		return &projectOp{in: in, exprs: p.Exprs, env: x.env, out: make(Row, len(p.Exprs))}, nil
 	case *planner.Sort:
-		return &sortOp{in: in, keys: p.Keys, env: x.env}, nil
+		return x.sort(p, in) // exec/sort.go
 	case *planner.Limit:
 		return x.limit(in, p)
 	case *planner.Distinct:
-		return &distinctOp{in: in, seen: map[string]bool{}}, nil
+		return x.distinct(p, in) // exec/distinct.go
+	case *planner.Window:
+		return x.window(p, in) // exec/window.go
 	default:
-		return newAggOp(in, p.(*planner.Aggregate), x.env), nil
+		return x.aggregate(p.(*planner.Aggregate), in) // exec/aggregate.go
 	}
 }
 
@@ -105,7 +133,12 @@ func (o *statsOp) Next(ctx context.Context) (Row, error) {
 	return r, err
 }
 
-func (o *statsOp) Close() { o.in.Close() }
+func (o *statsOp) Close() {
+	if sp, ok := o.in.(spiller); ok {
+		o.st.spill, o.st.peakMem = sp.spillStats()
+	}
+	o.in.Close()
+}
 
 type valuesOp struct {
 	rows [][]planner.Expr
@@ -174,93 +207,6 @@ func (o *projectOp) Next(ctx context.Context) (Row, error) {
 
 func (o *projectOp) Close() { o.in.Close() }
 
-// sortOp materializes its input and sorts it. NULLs sort last ascending
-// and first descending, as in PostgreSQL.
-type sortOp struct {
-	in   operator
-	keys []planner.SortKey
-	env  *evalEnv
-	rows []Row
-	vals [][]types.Datum
-	i    int
-	done bool
-}
-
-func (o *sortOp) Next(ctx context.Context) (Row, error) {
-	if !o.done {
-		o.done = true
-		for {
-			r, err := o.in.Next(ctx)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return nil, err
-			}
-			kv := make([]types.Datum, len(o.keys))
-			for i, k := range o.keys {
-				if kv[i], err = eval(k.Expr, r, o.env); err != nil {
-					return nil, err
-				}
-			}
-			o.rows = append(o.rows, append(Row(nil), r...))
-			o.vals = append(o.vals, kv)
-		}
-		idx := make([]int, len(o.rows))
-		for i := range idx {
-			idx[i] = i
-		}
-		sort.SliceStable(idx, func(a, b int) bool { return o.less(o.vals[idx[a]], o.vals[idx[b]]) })
-		sorted := make([]Row, len(idx))
-		for i, j := range idx {
-			sorted[i] = o.rows[j]
-		}
-		o.rows, o.vals = sorted, nil
-	}
-	if o.i >= len(o.rows) {
-		return nil, io.EOF
-	}
-	o.i++
-	return o.rows[o.i-1], nil
-}
-
-func (o *sortOp) less(a, b []types.Datum) bool {
-	for i, k := range o.keys {
-		c := compareNullable(a[i], b[i], k.NullsFirst)
-		if k.Desc {
-			c = -c
-			if a[i].IsNull() != b[i].IsNull() {
-				c = -c // NULL placement does not flip with direction
-			}
-		}
-		if c != 0 {
-			return c < 0
-		}
-	}
-	return false
-}
-
-// compareNullable orders NULLs first or last.
-func compareNullable(a, b types.Datum, nullsFirst bool) int {
-	switch {
-	case a.IsNull() && b.IsNull():
-		return 0
-	case a.IsNull():
-		if nullsFirst {
-			return -1
-		}
-		return 1
-	case b.IsNull():
-		if nullsFirst {
-			return 1
-		}
-		return -1
-	}
-	return types.Compare(a, b)
-}
-
-func (o *sortOp) Close() { o.in.Close() }
-
 type limitOp struct {
 	in            operator
 	count, offset int64 // count < 0: no limit
@@ -311,45 +257,3 @@ func (o *limitOp) Next(ctx context.Context) (Row, error) {
 }
 
 func (o *limitOp) Close() { o.in.Close() }
-
-type distinctOp struct {
-	in   operator
-	seen map[string]bool
-	key  []byte
-}
-
-func (o *distinctOp) Next(ctx context.Context) (Row, error) {
-	for {
-		r, err := o.in.Next(ctx)
-		if err != nil {
-			return nil, err
-		}
-		o.key = rowKey(o.key[:0], r)
-		if !o.seen[string(o.key)] {
-			o.seen[string(o.key)] = true
-			return r, nil
-		}
-	}
-}
-
-func (o *distinctOp) Close() { o.in.Close() }
-
-// rowKey encodes values for hashing: equal values (by SQL equality within
-// a type) give equal keys.
-func rowKey(buf []byte, r Row) []byte {
-	for _, d := range r {
-		if d.IsNull() {
-			buf = append(buf, 0)
-			continue
-		}
-		buf = append(buf, 1, byte(d.K))
-		if d.K.IsInt() {
-			d.K = types.Int8 // 1::int2 and 1::int8 group together
-			buf[len(buf)-1] = byte(types.Int8)
-		}
-		n := len(buf)
-		buf = types.AppendText(append(buf, 0, 0, 0, 0), d)
-		binary.BigEndian.PutUint32(buf[n:], uint32(len(buf)-n-4))
-	}
-	return buf
-}

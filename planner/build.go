@@ -41,6 +41,19 @@ func BuildIn(cat Catalog, stmt *sqlparse.Statement, paramTypes []types.T, loc *t
 	return p, pt.Types, nil
 }
 
+// query plans a query expression, a SELECT or a set operation, inside
+// outer (nil at top level): the scope its correlated column references and
+// CTE names resolve in.
+func (b *builder) query(n ast.Node, outer *scope) (Plan, error) {
+	switch n := n.(type) {
+	case *ast.SelectStmt:
+		return b.selectStmt(n)
+	case *ast.SetOprStmt:
+		return b.setOpStmt(n, outer)
+	}
+	return nil, pgerror.Unimplemented("query " + nodeName(n))
+}
+
 func (b *builder) stmt(stmt *sqlparse.Statement) (Plan, error) {
 	if stmt.Index != nil {
 		return b.indexStmt(stmt.Index)
@@ -77,7 +90,7 @@ func (b *builder) stmt(stmt *sqlparse.Statement) (Plan, error) {
 		}
 		return &Explain{Input: inner, Analyze: n.Analyze}, nil
 	case *ast.SetOprStmt:
-		return nil, pgerror.Unimplemented("UNION, INTERSECT and EXCEPT")
+		return b.setOpStmt(n, nil) // build_setop.go
 	case *ast.CreateIndexStmt:
 		return nil, pgerror.Unimplemented("CREATE INDEX (secondary indexes)")
 	case *ast.AlterTableStmt:

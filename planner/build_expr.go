@@ -21,13 +21,9 @@ type scope struct {
 	excluded bool
 	// agg, when set, builds post-aggregation expressions.
 	agg *aggState
-}
-
-type aggState struct {
-	pre      *scope // the pre-aggregation scope
-	groupBy  []Expr
-	groupStr []string
-	aggs     []AggCall
+	// win, when set, collects window function calls (SELECT list and
+	// ORDER BY only).
+	win *windowState
 }
 
 type builder struct {
@@ -94,7 +90,10 @@ func (b *builder) exprNode(n ast.ExprNode, sc *scope) (Expr, error) {
 	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr, *ast.CompareSubqueryExpr:
 		return nil, pgerror.Unimplemented("subqueries")
 	case *ast.WindowFuncExpr:
-		return nil, pgerror.Unimplemented("window functions")
+		if sc.win == nil {
+			return nil, pgerror.New(pgerror.CodeWindowingError, "window functions are not allowed here")
+		}
+		return b.windowFunc(n, sc) // build_window.go
 	case *ast.DefaultExpr:
 		return nil, pgerror.Unimplemented("DEFAULT in this position")
 	case *ast.RowExpr:

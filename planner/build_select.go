@@ -15,8 +15,6 @@ func (b *builder) selectStmt(s *ast.SelectStmt) (Plan, error) {
 		return nil, pgerror.Unimplemented("VALUES and TABLE as queries")
 	case s.With != nil:
 		return nil, pgerror.Unimplemented("WITH (common table expressions)")
-	case len(s.WindowSpecs) > 0:
-		return nil, pgerror.Unimplemented("window functions")
 	case s.SelectIntoOpt != nil:
 		return nil, pgerror.Unimplemented("SELECT INTO")
 	}
@@ -66,6 +64,10 @@ func (b *builder) selectStmt(s *ast.SelectStmt) (Plan, error) {
 		agg = &Aggregate{Input: input}
 		input = agg
 	}
+	// Window functions, in the output list and ORDER BY only.
+	havingScope := outScope
+	ws := &windowState{}
+	outScope = &scope{table: outScope.table, alias: outScope.alias, agg: outScope.agg, win: ws}
 
 	// Output columns.
 	var exprs []Expr
@@ -104,7 +106,7 @@ func (b *builder) selectStmt(s *ast.SelectStmt) (Plan, error) {
 	var having Expr
 	if s.Having != nil {
 		var err error
-		if having, err = b.boolExpr(s.Having.Expr, outScope, "HAVING"); err != nil {
+		if having, err = b.boolExpr(s.Having.Expr, havingScope, "HAVING"); err != nil {
 			return nil, err
 		}
 	}
@@ -141,9 +143,13 @@ func (b *builder) selectStmt(s *ast.SelectStmt) (Plan, error) {
 		}
 	} else if scan != nil {
 		usedColumns(used, len(scan.Table.Columns), exprs...)
+		usedColumns(used, len(scan.Table.Columns), ws.exprs()...)
 	}
 	if scan != nil {
 		finishScan(scan, used)
+	}
+	if len(ws.calls) > 0 {
+		input = b.windowPlan(input, ws) // build_window.go
 	}
 
 	var plan Plan = &Project{Input: input, Exprs: exprs, Cols: cols}
@@ -153,7 +159,7 @@ func (b *builder) selectStmt(s *ast.SelectStmt) (Plan, error) {
 		}
 		plan = &Distinct{Input: plan}
 	}
-	if len(keys) > 0 && !(scan != nil && agg == nil && !s.Distinct && elideSort(scan, exprs, keys)) {
+	if len(keys) > 0 && !(scan != nil && agg == nil && len(ws.calls) == 0 && !s.Distinct && elideSort(scan, exprs, keys)) {
 		plan = &Sort{Input: plan, Keys: keys}
 	}
 	if s.Limit != nil {
@@ -166,7 +172,7 @@ func (b *builder) selectStmt(s *ast.SelectStmt) (Plan, error) {
 			return nil, err
 		}
 		plan = &Limit{Input: plan, Count: count, Offset: offset}
-		if _, sorted := plan.(*Limit).Input.(*Sort); scan != nil && !sorted && agg == nil && !s.Distinct && scan.Filter == nil {
+		if _, sorted := plan.(*Limit).Input.(*Sort); scan != nil && !sorted && agg == nil && len(ws.calls) == 0 && !s.Distinct && scan.Filter == nil {
 			scan.LimitHint = limitHint(count, offset)
 		}
 	}

@@ -13,7 +13,7 @@ func ExplainLines(p Plan, annotate func(Plan) string) []string {
 	var lines []string
 	var walk func(p Plan, depth int)
 	walk = func(p Plan, depth int) {
-		line, child := describe(p)
+		line, children := describe(p)
 		if line != "" {
 			if annotate != nil {
 				if a := annotate(p); a != "" {
@@ -23,8 +23,8 @@ func ExplainLines(p Plan, annotate func(Plan) string) []string {
 			lines = append(lines, strings.Repeat("  ", depth)+line)
 			depth++
 		}
-		if child != nil {
-			walk(child, depth)
+		for _, c := range children {
+			walk(c, depth)
 		}
 	}
 	walk(p, 0)
@@ -32,8 +32,21 @@ func ExplainLines(p Plan, annotate func(Plan) string) []string {
 }
 
 // describe returns a node's EXPLAIN line ("" for nodes that are not shown,
-// such as plain projections) and its input.
-func describe(p Plan) (string, Plan) {
+// such as plain projections) and its inputs.
+func describe(p Plan) (string, []Plan) {
+	line, child := describeNode(p)
+	if child != nil {
+		return line, []Plan{child}
+	}
+	switch p := p.(type) {
+	case *SetOp:
+		return line, []Plan{p.Left, p.Right}
+	}
+	return line, nil
+}
+
+// describeNode describes the nodes with at most one input.
+func describeNode(p Plan) (string, Plan) {
 	switch p := p.(type) {
 	case *Scan:
 		return p.String(), nil
@@ -64,7 +77,14 @@ func describe(p Plan) (string, Plan) {
 		}
 		return s, p.Input
 	case *Distinct:
+		if p.On != nil {
+			return "DISTINCT ON " + joinExprs(p.On), p.Input
+		}
 		return "DISTINCT", p.Input
+	case *SetOp:
+		return p.String(), nil
+	case *Window:
+		return p.String(), p.Input
 	case *Aggregate:
 		var parts []string
 		for _, a := range p.Aggs {

@@ -87,8 +87,13 @@ type Limit struct {
 
 func (l *Limit) Columns() []ResultColumn { return l.Input.Columns() }
 
-// Distinct removes duplicate rows.
-type Distinct struct{ Input Plan }
+// Distinct removes duplicate rows. With On (DISTINCT ON), rows are
+// duplicates when the On expressions are equal, and the first row of each
+// set in input order is kept.
+type Distinct struct {
+	Input Plan
+	On    []Expr
+}
 
 func (d *Distinct) Columns() []ResultColumn { return d.Input.Columns() }
 

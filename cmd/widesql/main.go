@@ -125,6 +125,15 @@ func run(cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	// Sorts, aggregations and joins over work_mem spill here.
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.RemoveAll(tmp); err != nil { // leftovers of a crash
+		return fmt.Errorf("temporary directory: %w", err)
+	}
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return fmt.Errorf("temporary directory: %w", err)
+	}
+	eng.SetTempDir(tmp)
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return err

@@ -14,7 +14,15 @@ const codeOutOfMemory = "53200"
 // limit. A Budget is used by one goroutine.
 type Budget struct {
 	limit, used, peak int64
+	noSpill           bool
 }
+
+// DisableSpill forbids spilling: containers and operators return Grow's
+// 53200 error instead of writing to disk (SET widesql.spill = off).
+func (b *Budget) DisableSpill() { b.noSpill = true }
+
+// CanSpill reports whether an operator over the budget may spill.
+func (b *Budget) CanSpill() bool { return !b.noSpill }
 
 // NewBudget returns a budget of limit bytes; limit <= 0 means unlimited.
 func NewBudget(limit int64) *Budget { return &Budget{limit: limit} }

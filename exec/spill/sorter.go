@@ -49,8 +49,8 @@ func NewSorter(ts []types.T, cmp func(a, b []types.Datum) int, b *Budget, dir st
 func (s *Sorter) Add(row []types.Datum) error {
 	n := RowSize(row)
 	if err := s.budget.Grow(n); err != nil {
-		if len(s.rows) == 0 {
-			return err // a single row larger than the budget
+		if len(s.rows) == 0 || !s.budget.CanSpill() {
+			return err // a single row larger than the budget, or no spilling
 		}
 		if err := s.spillRun(); err != nil {
 			return err
