@@ -28,15 +28,7 @@ func accumulateSum(a planner.AggCall, st *aggState, v types.Datum) error {
 			st.sumF += v.F
 		}
 	case types.Int2, types.Int4, types.Int8:
-		s := st.sumI + v.I
-		if (v.I > 0 && s < st.sumI) || (v.I < 0 && s > st.sumI) {
-			// Spill the int64 partial sum into the numeric one.
-			if st.val, err = addNumeric(st.val, types.NewInt(types.Int8, st.sumI)); err != nil {
-				return err
-			}
-			s = v.I
-		}
-		st.sumI = s
+		return accumulateSumInt(st, v.I)
 	case types.Numeric:
 		st.val, err = addNumeric(st.val, v)
 	case types.Interval:
@@ -97,4 +89,51 @@ func sumResult(a planner.AggCall, st *aggState) types.Datum {
 		return types.Null
 	}
 	return avg
+}
+
+// mergeSum adds src's partial sum into st's (counts are added by the
+// caller).
+func mergeSum(a planner.AggCall, st, src *aggState) error {
+	var err error
+	switch a.Arg.Type().Kind {
+	case types.Float4:
+		if a.Func == planner.AggSum {
+			st.sumF = float64(float32(st.sumF + src.sumF))
+			return nil
+		}
+		st.sumF += src.sumF
+	case types.Float8:
+		st.sumF += src.sumF
+	case types.Interval:
+		if st.val.IsNull() {
+			st.val = src.val
+		} else if !src.val.IsNull() {
+			st.val, err = types.IntervalAdd(st.val, src.val)
+		}
+	default:
+		if !src.val.IsNull() {
+			if st.val, err = addNumeric(st.val, src.val); err != nil {
+				return err
+			}
+		}
+		if a.Arg.Type().Kind.IsInt() {
+			return accumulateSumInt(st, src.sumI)
+		}
+	}
+	return err
+}
+
+// accumulateSumInt adds i to the int64 partial sum, moving that sum into
+// the numeric one when the addition would overflow.
+func accumulateSumInt(st *aggState, i int64) error {
+	s := st.sumI + i
+	if (i > 0 && s < st.sumI) || (i < 0 && s > st.sumI) {
+		var err error
+		if st.val, err = addNumeric(st.val, types.NewInt(types.Int8, st.sumI)); err != nil {
+			return err
+		}
+		s = i
+	}
+	st.sumI = s
+	return nil
 }

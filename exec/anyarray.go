@@ -8,7 +8,7 @@ import (
 // expandElems replaces each span holding a planner.ElemsOf (x = ANY($1)
 // on a key column) by one span per non-NULL element of the bound array.
 // Spans without one are returned as they are; acc is not modified.
-func expandElems(acc planner.Access, env *evalEnv) (planner.Access, error) {
+func expandElems(acc planner.Access, row Row, env *evalEnv) (planner.Access, error) {
 	var out []planner.Span
 	changed := false
 	for _, sp := range acc.Spans {
@@ -19,7 +19,7 @@ func expandElems(acc planner.Access, env *evalEnv) (planner.Access, error) {
 				continue
 			}
 			changed = true
-			arr, err := eval(el.Array, nil, env)
+			arr, err := eval(el.Array, row, env)
 			if err != nil {
 				return acc, err
 			}

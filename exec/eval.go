@@ -22,6 +22,15 @@ type evalEnv struct {
 	now    int64 // statement timestamp, µs since the epoch
 	// regexps caches compiled regular expressions by pattern (pgops.go).
 	regexps map[string]*regexp.Regexp
+	// x builds the plans of subqueries (subquery.go).
+	x *executor
+	// outer holds the rows of the enclosing query levels while a
+	// correlated subquery runs, innermost last (OuterRef).
+	outer []Row
+	// subq caches the results of uncorrelated subqueries.
+	subq map[*planner.Subquery]*subqResult
+	// work holds the working tables of running recursive CTEs, by ID.
+	work map[int][]Row
 }
 
 // eval computes e over row with SQL NULL semantics.
@@ -33,6 +42,10 @@ func eval(e planner.Expr, row Row, env *evalEnv) (types.Datum, error) {
 		return e.D, nil
 	case *planner.Param:
 		return env.params[e.N], nil
+	case *planner.OuterRef:
+		return env.outer[len(env.outer)-e.Depth][e.Idx], nil
+	case *planner.Subquery:
+		return evalSubquery(e, row, env) // subquery.go
 	case *planner.BinOp:
 		return evalBinOp(e, row, env)
 	case *planner.UnaryOp:

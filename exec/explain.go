@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/widesql/widesql/exec/spill"
 	"github.com/widesql/widesql/planner"
 )
 
@@ -13,7 +14,7 @@ import (
 // completion, collecting rows, kv rows and cells read, and time per node.
 func (x *executor) explain(ctx context.Context, p *planner.Explain) ([]string, error) {
 	if !p.Analyze {
-		return planner.ExplainLines(p.Input, nil), nil
+		return planner.ExplainStatement(p, nil), nil
 	}
 	x.stats = map[planner.Plan]*nodeStats{}
 	start := time.Now()
@@ -41,7 +42,7 @@ func (x *executor) explain(ctx context.Context, p *planner.Explain) ([]string, e
 		op.Close()
 	}
 	total := time.Since(start)
-	lines := planner.ExplainLines(p.Input, func(n planner.Plan) string {
+	lines := planner.ExplainStatement(p, func(n planner.Plan) string {
 		st := x.stats[n]
 		if st == nil {
 			return ""
@@ -50,6 +51,23 @@ func (x *executor) explain(ctx context.Context, p *planner.Explain) ([]string, e
 		if s2, ok := n.(*planner.Scan); ok {
 			if kvst := x.stats[scanStatsKey{s2}]; kvst != nil {
 				s += fmt.Sprintf(" rows_read=%d cells_read=%d", kvst.rowsRead, kvst.cellsRead)
+			}
+		}
+		if lj, ok := n.(*planner.LookupJoin); ok {
+			if kvst := x.stats[scanStatsKey{lj.Right}]; kvst != nil {
+				s += fmt.Sprintf(" rows_read=%d cells_read=%d", kvst.rowsRead, kvst.cellsRead)
+			}
+		}
+		if st.peakMem > 0 {
+			s += " memory=" + spill.FormatBytes(st.peakMem)
+		}
+		if sp := st.spill; sp.Spilled {
+			s += fmt.Sprintf(" spilled=%s", spill.FormatBytes(sp.BytesWritten))
+			if sp.Runs > 0 {
+				s += fmt.Sprintf(" runs=%d", sp.Runs)
+			}
+			if sp.Partitions > 0 {
+				s += fmt.Sprintf(" partitions=%d", sp.Partitions)
 			}
 		}
 		return s + fmt.Sprintf(" time=%s)", fmtDuration(st.elapsed))

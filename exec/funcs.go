@@ -1,9 +1,7 @@
 package exec
 
 import (
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/widesql/widesql/pgwire/pgerror"
 	"github.com/widesql/widesql/planner"
@@ -29,10 +27,15 @@ func evalFunc(e *planner.Func, row Row, env *evalEnv) (types.Datum, error) {
 	case "current_user", "session_user", "user":
 		return types.NewText(env.sess.param("user")), nil
 	case "now": // now() and current_timestamp: the statement's start, as timestamptz
-		return types.NewTimestampTZ(env.now), nil
+		return types.NewTimestampTZ(roundPrecision(env.now, e.Args)), nil
 	case "localtimestamp": // the same instant as wall-clock time in the session zone
-		_, off := time.UnixMicro(env.now).In(env.zone()).Zone()
-		return types.NewTimestamp(env.now + int64(off)*1e6), nil
+		return types.NewTimestamp(roundPrecision(env.localNow(), e.Args)), nil
+	case "localtime":
+		return types.NewTime(floorMod(roundPrecision(env.localNow(), e.Args), usPerDay)), nil
+	case "current_date":
+		return types.NewDate(floorDiv(env.localNow(), usPerDay)), nil
+	case "clock_timestamp":
+		return types.NewTimestampTZ(time.Now().UnixMicro()), nil
 	}
 	args := make([]types.Datum, len(e.Args))
 	for i, a := range e.Args {
@@ -46,6 +49,8 @@ func evalFunc(e *planner.Func, row Row, env *evalEnv) (types.Datum, error) {
 		return evalSeqFunc(e.Name, args, env)
 	}
 	switch e.Name {
+	case "concat", "concat_ws": // not strict: NULLs are skipped
+		return concat(e, args, env)
 	case "coalesce":
 		for _, a := range args {
 			if !a.IsNull() {
@@ -103,28 +108,56 @@ func evalFunc(e *planner.Func, row Row, env *evalEnv) (types.Datum, error) {
 			return types.Null, nil
 		}
 	}
-	switch e.Name {
-	case "lower":
-		return types.NewText(strings.ToLower(args[0].S)), nil
-	case "upper":
-		return types.NewText(strings.ToUpper(args[0].S)), nil
-	case "length":
-		return types.NewInt(types.Int4, int64(utf8.RuneCountInString(args[0].S))), nil
-	case "abs":
-		a := args[0]
-		if a.K == types.Float8 {
-			if a.F < 0 {
-				a.F = -a.F
-			}
-			return a, nil
-		}
-		if a.I < 0 {
-			return checkInt(e.T, -a.I, a.I == -a.I)
-		}
-		return a, nil
+	if f := builtin(e.Name); f != nil {
+		return f(args, e, env)
 	}
 	if d, ok, err := evalPgOp(e.Name, e.T, args, env); ok {
 		return d, err
 	}
 	return types.Null, pgerror.New(pgerror.CodeUndefinedFunction, "function %s does not exist", e.Name)
+}
+
+// builtinFunc evaluates a strict built-in function typed by the planner
+// (planner/build_funcs_catalog.go names it by its impl). args hold the
+// overload's parameter types, none NULL; e is the call, for its result
+// type.
+type builtinFunc func(args []types.Datum, e *planner.Func, env *evalEnv) (types.Datum, error)
+
+// builtin returns the evaluation of a built-in function, or nil.
+func builtin(name string) builtinFunc {
+	if f, ok := stringFuncs[name]; ok {
+		return f
+	}
+	if f, ok := mathFuncs[name]; ok {
+		return f
+	}
+	return datetimeFuncs[name]
+}
+
+// localNow is the statement's start as wall-clock microseconds in the
+// session zone.
+func (env *evalEnv) localNow() int64 {
+	_, off := time.UnixMicro(env.now).In(env.zone()).Zone()
+	return env.now + int64(off)*1e6
+}
+
+// roundPrecision rounds microseconds to the precision argument of
+// CURRENT_TIMESTAMP(p) and friends, half away from zero as PostgreSQL's
+// AdjustTimestampForTypmod; no argument keeps all six digits.
+func roundPrecision(us int64, args []planner.Expr) int64 {
+	if len(args) == 0 {
+		return us
+	}
+	c, ok := args[0].(*planner.Const)
+	if !ok || c.D.I >= 6 || c.D.I < 0 {
+		return us
+	}
+	unit := int64(1)
+	for i := c.D.I; i < 6; i++ {
+		unit *= 10
+	}
+	if us >= 0 {
+		return (us + unit/2) / unit * unit
+	}
+	return -((-us + unit/2) / unit * unit)
 }

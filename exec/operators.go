@@ -75,6 +75,16 @@ func (x *executor) buildNode(p planner.Plan) (operator, error) {
 		return &valuesOp{rows: p.Rows, env: x.env}, nil
 	case *planner.SetOp:
 		return x.setOp(p) // exec/setop.go
+	case *planner.HashJoin:
+		return x.hashJoin(p) // exec/hashjoin.go
+	case *planner.NestedLoopJoin:
+		return x.nestedLoopJoin(p) // exec/nestloop.go
+	case *planner.LookupJoin:
+		return x.lookupJoin(p) // exec/lookupjoin.go
+	case *planner.RecursiveUnion:
+		return x.recursiveUnion(p) // exec/recursive.go
+	case *planner.WorkTable:
+		return x.workTable(p)
 	}
 	var input planner.Plan
 	switch p := p.(type) {

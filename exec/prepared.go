@@ -219,6 +219,7 @@ func (pt *portal) start(ctx context.Context) error {
 	}
 	env := &evalEnv{params: pt.params, sess: s, now: int64(s.eng.clock.now())}
 	x := &executor{eng: s.eng, env: env}
+	env.x = x
 	switch plan := p.plan.(type) {
 	case *planner.Explain:
 		lines, err := x.explain(ctx, plan)

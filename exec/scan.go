@@ -34,7 +34,7 @@ func (x *executor) scan(p *planner.Scan) (operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	rs, empty, err := encodeAccess(p.Table, p.Access, x.env)
+	rs, empty, err := encodeAccess(p.Table, p.Access, nil, x.env)
 	if err != nil {
 		return nil, err
 	}
@@ -158,19 +158,20 @@ func storageError(err error) error {
 
 // encodeAccess evaluates an access path's key values and encodes them into
 // a kv.RowSet. empty reports that no row can match (a NULL or out-of-range
-// key value, or an empty range).
-func encodeAccess(t *planner.TableDesc, acc planner.Access, env *evalEnv) (kv.RowSet, bool, error) {
+// key value, or an empty range). The key values are evaluated over row:
+// nil, or the left row of a lookup join.
+func encodeAccess(t *planner.TableDesc, acc planner.Access, row Row, env *evalEnv) (kv.RowSet, bool, error) {
 	var rs kv.RowSet
 	if acc.Kind == planner.FullScan {
 		return rs, false, nil
 	}
-	acc, err := expandElems(acc, env)
+	acc, err := expandElems(acc, row, env)
 	if err != nil {
 		return rs, false, err
 	}
 	for i := range acc.Spans {
 		sp := &acc.Spans[i]
-		prefix, ok, err := encodeEq(t, sp.Eq, env)
+		prefix, ok, err := encodeEq(t, sp.Eq, row, env)
 		if err != nil {
 			return rs, false, err
 		}
@@ -181,7 +182,7 @@ func encodeAccess(t *planner.TableDesc, acc planner.Access, env *evalEnv) (kv.Ro
 			rs.Keys = append(rs.Keys, prefix)
 			continue
 		}
-		r, ok, err := encodeRange(t, sp, prefix, env)
+		r, ok, err := encodeRange(t, sp, prefix, row, env)
 		if err != nil {
 			return rs, false, err
 		}
@@ -196,8 +197,8 @@ func encodeAccess(t *planner.TableDesc, acc planner.Access, env *evalEnv) (kv.Ro
 // keyValue evaluates a key value and converts it to the column type.
 // ok is false for NULL; outOfRange reports an integer beyond the column's
 // range, with sign > 0 when it is above the maximum.
-func keyValue(e planner.Expr, t types.T, env *evalEnv) (d types.Datum, ok bool, outOfRange, sign int, err error) {
-	v, err := eval(e, nil, env)
+func keyValue(e planner.Expr, t types.T, row Row, env *evalEnv) (d types.Datum, ok bool, outOfRange, sign int, err error) {
+	v, err := eval(e, row, env)
 	if err != nil || v.IsNull() {
 		return v, false, 0, 0, err
 	}
@@ -215,11 +216,11 @@ func keyValue(e planner.Expr, t types.T, env *evalEnv) (d types.Datum, ok bool, 
 	return d, true, 0, 0, nil
 }
 
-func encodeEq(t *planner.TableDesc, eq []planner.Expr, env *evalEnv) ([]byte, bool, error) {
+func encodeEq(t *planner.TableDesc, eq []planner.Expr, row Row, env *evalEnv) ([]byte, bool, error) {
 	var key []byte
 	for i, e := range eq {
 		kc := t.Key[i]
-		d, ok, _, _, err := keyValue(e, t.Columns[kc.Col].Type, env)
+		d, ok, _, _, err := keyValue(e, t.Columns[kc.Col].Type, row, env)
 		if err != nil || !ok {
 			return nil, false, err
 		}
@@ -228,7 +229,7 @@ func encodeEq(t *planner.TableDesc, eq []planner.Expr, env *evalEnv) ([]byte, bo
 	return key, true, nil
 }
 
-func encodeRange(t *planner.TableDesc, sp *planner.Span, prefix []byte, env *evalEnv) (kv.KeyRange, bool, error) {
+func encodeRange(t *planner.TableDesc, sp *planner.Span, prefix []byte, row Row, env *evalEnv) (kv.KeyRange, bool, error) {
 	kc := t.Key[len(sp.Eq)]
 	ct := t.Columns[kc.Col].Type
 	r := kv.KeyRange{Start: prefix, End: keyenc.PrefixEnd(prefix)}
@@ -242,7 +243,7 @@ func encodeRange(t *planner.TableDesc, sp *planner.Span, prefix []byte, env *eva
 	// SQL lower/upper bounds become byte lower/upper bounds, swapped for
 	// a DESC column (its encoding is inverted).
 	bound := func(e planner.Expr, incl, lower bool) (bool, error) {
-		d, ok, oor, sign, err := keyValue(e, ct, env)
+		d, ok, oor, sign, err := keyValue(e, ct, row, env)
 		if err != nil {
 			return false, err
 		}

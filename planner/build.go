@@ -28,11 +28,12 @@ func BuildIn(cat Catalog, stmt *sqlparse.Statement, paramTypes []types.T, loc *t
 	}
 	pt := &ParamTypes{Types: make([]types.T, n)}
 	copy(pt.Types, paramTypes)
-	b := &builder{cat: cat, params: pt, loc: loc}
+	b := &builder{cat: cat, params: pt, loc: loc, columnAliases: stmt.ColumnAliases}
 	p, err := b.stmt(stmt)
 	if err != nil {
 		return nil, nil, err
 	}
+	b.finishScans()
 	for i, t := range pt.Types {
 		if t.Kind == types.Unknown {
 			pt.Types[i] = types.TText
@@ -47,7 +48,7 @@ func BuildIn(cat Catalog, stmt *sqlparse.Statement, paramTypes []types.T, loc *t
 func (b *builder) query(n ast.Node, outer *scope) (Plan, error) {
 	switch n := n.(type) {
 	case *ast.SelectStmt:
-		return b.selectStmt(n)
+		return b.selectStmt(n, outer)
 	case *ast.SetOprStmt:
 		return b.setOpStmt(n, outer)
 	}
@@ -67,7 +68,7 @@ func (b *builder) stmt(stmt *sqlparse.Statement) (Plan, error) {
 	}
 	switch n := stmt.AST.(type) {
 	case *ast.SelectStmt:
-		return b.selectStmt(n)
+		return b.selectStmt(n, nil)
 	case *ast.InsertStmt:
 		return b.insert(n, stmt)
 	case *ast.UpdateStmt:
@@ -88,7 +89,7 @@ func (b *builder) stmt(stmt *sqlparse.Statement) (Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Explain{Input: inner, Analyze: n.Analyze}, nil
+		return &Explain{Input: inner, Analyze: n.Analyze, SubPlans: b.subqueries}, nil
 	case *ast.SetOprStmt:
 		return b.setOpStmt(n, nil) // build_setop.go
 	case *ast.CreateIndexStmt:
@@ -131,7 +132,7 @@ func (b *builder) tableSource(refs *ast.TableRefsClause) (*scope, error) {
 	if ts.AsName.O != "" {
 		alias = ts.AsName.O
 	}
-	return &scope{table: t, alias: alias}, nil
+	return tableScope(t, alias), nil
 }
 
 // scanOf builds the scan of sc's table filtered by where.

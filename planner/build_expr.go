@@ -13,23 +13,23 @@ import (
 	"github.com/widesql/widesql/planner/types"
 )
 
-// scope resolves column names while building expressions.
-type scope struct {
-	table *TableDesc // nil: no FROM
-	alias string     // the table's name in the query
-	// excluded, when set, resolves "excluded.c" to slot len(Columns)+i.
-	excluded bool
-	// agg, when set, builds post-aggregation expressions.
-	agg *aggState
-	// win, when set, collects window function calls (SELECT list and
-	// ORDER BY only).
-	win *windowState
-}
-
 type builder struct {
-	cat    Catalog
-	params *ParamTypes
-	loc    *time.Location // the session zone for folding literals (nil: UTC)
+	// outerTargets records, for every correlated reference built, the
+	// scope it resolved in: a subquery is correlated when one of the
+	// references built inside it reaches outside it.
+	outerTargets []*scope
+	// subqueries are the subqueries of the statement, numbered for
+	// EXPLAIN in the order they were planned.
+	subqueries []*Subquery
+	workTables int // recursive CTEs planned, numbering their WorkTables
+	// scans are the table scans of the statement, finished (columns to
+	// read) once every name is resolved.
+	scans []scanRel
+	// columnAliases are the FROM items' column alias lists (sqlparse).
+	columnAliases map[string][]string
+	cat           Catalog
+	params        *ParamTypes
+	loc           *time.Location // the session zone for folding literals (nil: UTC)
 }
 
 func (b *builder) param(n int) *Param {
@@ -88,7 +88,7 @@ func (b *builder) exprNode(n ast.ExprNode, sc *scope) (Expr, error) {
 	case *ast.AggregateFuncExpr:
 		return nil, pgerror.New(pgerror.CodeGroupingError, "aggregate functions are not allowed here")
 	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr, *ast.CompareSubqueryExpr:
-		return nil, pgerror.Unimplemented("subqueries")
+		return b.subqueryExpr(n, sc) // build_subquery.go
 	case *ast.WindowFuncExpr:
 		if sc.win == nil {
 			return nil, pgerror.New(pgerror.CodeWindowingError, "window functions are not allowed here")
@@ -158,32 +158,71 @@ func constFromValue(v *driver.ValueExpr) (Expr, error) {
 	return nil, pgerror.Unimplemented("this kind of literal")
 }
 
+// column resolves a column name in sc, then in the enclosing query levels
+// (a correlated reference).
 func (b *builder) column(cn *ast.ColumnName, sc *scope) (Expr, error) {
 	name, qual := cn.Name.O, cn.Table.O
-	if cn.Schema.O != "" {
-		qual = cn.Schema.O + "." + qual
+	if s := cn.Schema.O; s != "" && s != "public" {
+		qual = s + "." + qual
 	}
-	t := sc.table
-	if t == nil {
-		return nil, pgerror.New(pgerror.CodeUndefinedColumn, "column %q does not exist", name)
-	}
-	if qual == "excluded" && sc.excluded {
-		if i := t.ColumnIndex(name); i >= 0 {
-			return &ColRef{Idx: len(t.Columns) + i, Name: "excluded." + name, T: t.Columns[i].Type}, nil
+	depth := 0
+	for s := sc; s != nil; s = s.outer {
+		if s.carrier {
+			continue
 		}
-		return nil, pgerror.New(pgerror.CodeUndefinedColumn, "column excluded.%s does not exist", name)
-	}
-	i := t.ColumnIndex(name)
-	if qual != "" && qual != sc.alias && qual != t.Name {
-		// Phoenix style: family.column.
-		if i < 0 || t.Columns[i].Family != qual {
-			return nil, pgerror.New(pgerror.CodeUndefinedTable, "missing FROM-clause entry for table %q", qual)
+		slot, err := s.resolve(name, qual)
+		if err != nil {
+			return nil, err
 		}
+		if slot >= 0 {
+			if slot < len(s.cols) && s.cols[slot].ungrouped {
+				return nil, pgerror.New(pgerror.CodeGroupingError, "subquery uses ungrouped column \"%s\" from outer query", s.colName(&s.cols[slot]))
+			}
+			return b.slotRef(s, slot, depth, qual == ""), nil
+		}
+		depth++
 	}
-	if i < 0 {
-		return nil, pgerror.New(pgerror.CodeUndefinedColumn, "column %q does not exist", name)
+	switch {
+	case qual != "" && !sc.knowsQualifier(qual):
+		if t := sc.tableNamed(qual); t != "" {
+			return nil, pgerror.New(pgerror.CodeUndefinedTable, "invalid reference to FROM-clause entry for table %q", qual).
+				WithHint("Perhaps you meant to reference the table alias %q.", t)
+		}
+		return nil, pgerror.New(pgerror.CodeUndefinedTable, "missing FROM-clause entry for table %q", qual)
+	case qual != "":
+		return nil, pgerror.New(pgerror.CodeUndefinedColumn, "column %s.%s does not exist", qual, name)
 	}
-	return &ColRef{Idx: i, Name: name, T: t.Columns[i].Type}, nil
+	return nil, pgerror.New(pgerror.CodeUndefinedColumn, "column %q does not exist", name)
+}
+
+// slotRef is the expression reading slot of s's row, depth query levels
+// up from where the name was written. It records the column as read.
+func (b *builder) slotRef(s *scope, slot, depth int, unqualified bool) Expr {
+	if slot >= len(s.cols) { // excluded.c
+		c := &s.table.Columns[slot-len(s.table.Columns)]
+		return &ColRef{Idx: slot, Name: "excluded." + c.Name, T: c.Type}
+	}
+	c := &s.cols[slot]
+	if c.rel.table != nil {
+		c.rel.used[c.col] = true
+	}
+	var e Expr = &ColRef{Idx: slot, Name: s.colName(c), T: c.t}
+	if depth > 0 {
+		b.outerTargets = append(b.outerTargets, s)
+		e = &OuterRef{Depth: depth, Idx: slot, Name: s.colName(c), T: c.t}
+	}
+	if c.fullUsing >= 0 && unqualified {
+		r := &s.cols[c.fullUsing]
+		if r.rel.table != nil {
+			r.rel.used[r.col] = true
+		}
+		var re Expr = &ColRef{Idx: c.fullUsing, Name: s.colName(r), T: r.t}
+		if depth > 0 {
+			re = &OuterRef{Depth: depth, Idx: c.fullUsing, Name: s.colName(r), T: r.t}
+		}
+		e = &Func{Name: "coalesce", Args: []Expr{e, re}, T: c.t}
+	}
+	return e
 }
 
 func (b *builder) boolExpr(n ast.ExprNode, sc *scope, what string) (Expr, error) {

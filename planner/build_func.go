@@ -14,7 +14,7 @@ func typeName(v any) string { return fmt.Sprintf("%T", v) }
 
 func (b *builder) in(n *ast.PatternInExpr, sc *scope) (Expr, error) {
 	if n.Sel != nil {
-		return nil, pgerror.Unimplemented("IN (subquery)")
+		return b.inSubquery(n, sc) // build_subquery.go
 	}
 	e, err := b.expr(n.Expr, sc)
 	if err != nil {
@@ -153,29 +153,48 @@ func (b *builder) caseExpr(n *ast.CaseExpr, sc *scope) (Expr, error) {
 	return c, nil
 }
 
-// commonType resolves the result type of CASE/COALESCE branches.
+// commonType resolves the result type of CASE, COALESCE, GREATEST, LEAST
+// and ARRAY[] branches as PostgreSQL's select_common_type does: the first
+// known type, replaced by a later one of the same category when it is not
+// preferred and converts to that one implicitly but not back; all unknown
+// is text. Categories that differ are 42804. Type modifiers survive only
+// when every branch has the same type and modifiers.
 func (b *builder) commonType(es []Expr, what string) (types.T, error) {
-	t := types.TUnknown
+	t, have := types.TUnknown, false
 	for _, e := range es {
 		et := e.Type()
 		switch {
 		case et.Kind == types.Unknown:
-		case t.Kind == types.Unknown:
-			t = et
-		case t.Kind == et.Kind:
-		case t.Kind.IsNumeric() && et.Kind.IsNumeric():
-			t = widerNumeric(t, et)
-		default:
+		case !have:
+			t, have = et, true
+		case sameTypeOID(t, et):
+		case fnCategory(t.Kind) != fnCategory(et.Kind):
 			return t, pgerror.New(pgerror.CodeDatatypeMismatch, "%s types %s and %s cannot be matched", what, t, et)
+		case !fnPreferred(t) && fnImplicitCast(t, et) && !fnImplicitCast(et, t):
+			t = et
 		}
 	}
-	if t.Kind == types.Unknown {
-		t = types.TText
+	if !have {
+		return types.TText, nil
 	}
-	if t.Kind == types.Text {
-		t = types.TText
+	for _, e := range es {
+		if e.Type() != t {
+			return stripModifiers(t), nil
+		}
 	}
 	return t, nil
+}
+
+// sameTypeOID reports whether a and b are one PostgreSQL type, modifiers
+// aside (varchar(5) and varchar(10) are; varchar and text are not).
+func sameTypeOID(a, b types.T) bool {
+	return stripModifiers(a) == stripModifiers(b)
+}
+
+// stripModifiers drops a type's modifiers (varchar(10) -> varchar).
+func stripModifiers(t types.T) types.T {
+	t.Width, t.Scale = 0, 0
+	return t
 }
 
 func (b *builder) funcCall(n *ast.FuncCallExpr, sc *scope) (Expr, error) {
@@ -202,38 +221,29 @@ func (b *builder) funcCall(n *ast.FuncCallExpr, sc *scope) (Expr, error) {
 	if e, ok, err := b.seqFunc(name, args); ok || err != nil {
 		return e, err
 	}
+	if e, ok, err := b.builtinCall(name, args); ok || err != nil { // build_funcs_catalog.go
+		return e, err
+	}
 	switch name {
-	case "concat":
-		// PIPES_AS_CONCAT turns || into concat(); PostgreSQL's || is NULL
-		// if either side is NULL, and casts non-text operands to text.
-		for i := range args {
-			args[i] = textArg(args[i])
-		}
-		e := args[0]
-		for _, a := range args[1:] {
-			e = &BinOp{Op: OpConcat, L: e, R: a, T: types.TText}
-		}
-		return e, nil
-	case "lower", "upper", "length", "char_length", "character_length":
-		if len(args) != 1 {
+	case "nullif":
+		// NULLIF(a, b) is CASE WHEN a = b THEN NULL ELSE a END: the
+		// operands meet as for "=", and the result has their type.
+		if len(args) != 2 {
 			break
 		}
-		a, err := b.coerce(resolveUnknown(args[0]), types.TText, name)
+		l, r, t, err := b.unify(args[0], args[1], "=")
 		if err != nil {
 			return nil, err
 		}
-		t := types.TText
-		if strings.Contains(name, "length") {
-			t = types.TInt4
-			name = "length"
+		if l, err = b.coerce(l, t, ""); err != nil {
+			return nil, err
 		}
-		return &Func{Name: name, Args: []Expr{a}, T: t}, nil
-	case "abs":
-		if len(args) == 1 && args[0].Type().Kind.IsNumeric() {
-			return &Func{Name: name, Args: args, T: args[0].Type()}, nil
+		if r, err = b.coerce(r, t, ""); err != nil {
+			return nil, err
 		}
-	case "coalesce", "nullif", "greatest", "least":
-		if len(args) == 0 || (name == "nullif" && len(args) != 2) {
+		return &Func{Name: name, Args: []Expr{l, r}, T: t}, nil
+	case "coalesce", "greatest", "least":
+		if len(args) == 0 {
 			break
 		}
 		t, err := b.commonType(args, strings.ToUpper(name))
@@ -250,21 +260,29 @@ func (b *builder) funcCall(n *ast.FuncCallExpr, sc *scope) (Expr, error) {
 		if len(args) == 0 {
 			return &Func{Name: name, T: types.TText}, nil
 		}
-	case "now", "current_timestamp":
-		if len(args) == 0 {
-			return &Func{Name: "now", T: types.TTimestampTZ}, nil
+	case "pg_typeof":
+		// The argument's type as format_type prints it without modifiers
+		// (widesql returns text rather than regtype).
+		if len(args) == 1 {
+			t := stripModifiers(resolveUnknown(args[0]).Type())
+			name := t.String()
+			if t.Kind == types.BPChar {
+				name = "character"
+			}
+			return &Const{D: types.NewText(name), T: types.TText}, nil
 		}
-	case "localtimestamp":
+	case "current_catalog", "current_role":
 		if len(args) == 0 {
-			return &Func{Name: "localtimestamp", T: types.TTimestamp}, nil
+			return &Func{Name: map[string]string{"current_catalog": "current_database", "current_role": "current_user"}[name], T: types.TText}, nil
 		}
+	case "current_timestamp", "localtimestamp", "localtime", "current_time":
+		return b.sqlTimeValue(name, args) // build_funcs_datetime.go
 	}
-	sig := make([]string, len(args))
+	in := make([]types.T, len(args))
 	for i, a := range args {
-		sig[i] = a.Type().String()
+		in[i] = a.Type()
 	}
-	return nil, pgerror.New(pgerror.CodeUndefinedFunction, "function %s(%s) does not exist", name, strings.Join(sig, ", ")).
-		WithHint("No function matches the given name and argument types.")
+	return nil, noFunction(name, in)
 }
 
 func textArg(e Expr) Expr {

@@ -30,7 +30,7 @@ func (b *builder) insert(n *ast.InsertStmt, stmt *sqlparse.Statement) (Plan, err
 		ex = &sqlparse.InsertExtras{}
 	}
 	if ex.Alias != "" {
-		sc.alias = ex.Alias
+		sc.alias, sc.rels[0].alias = ex.Alias, ex.Alias
 	}
 	t := sc.table
 	ins := &Insert{Table: t, Targets: t.Visible()}
@@ -55,11 +55,7 @@ func (b *builder) insert(n *ast.InsertStmt, stmt *sqlparse.Statement) (Plan, err
 	lists := n.Lists
 	var srcCols []ResultColumn
 	if n.Select != nil {
-		sel, ok := n.Select.(*ast.SelectStmt)
-		if !ok {
-			return nil, pgerror.Unimplemented("INSERT ... " + nodeName(n.Select))
-		}
-		if ins.Source, err = b.selectStmt(sel); err != nil {
+		if ins.Source, err = b.query(n.Select, nil); err != nil {
 			return nil, err
 		}
 		srcCols = ins.Source.Columns()
@@ -121,7 +117,7 @@ func (b *builder) insert(n *ast.InsertStmt, stmt *sqlparse.Statement) (Plan, err
 		}
 	}
 	used := map[int]bool{}
-	if ins.Returning, err = b.returning(stmt.Returning, &scope{table: t, alias: sc.alias}, used); err != nil {
+	if ins.Returning, err = b.returning(stmt.Returning, tableScope(t, sc.alias), used); err != nil {
 		return nil, err
 	}
 	return ins, nil
@@ -199,7 +195,8 @@ func (b *builder) onConflict(ins *Insert, oc *sqlparse.OnConflict, sc *scope) er
 		return nil
 	}
 	ins.Conflict = ConflictDoUpdate
-	usc := &scope{table: t, alias: sc.alias, excluded: true}
+	usc := tableScope(t, sc.alias)
+	usc.excluded = true
 	set, err := b.setItems(oc.Set, usc)
 	if err != nil {
 		return err

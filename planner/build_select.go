@@ -9,40 +9,48 @@ import (
 	"github.com/widesql/widesql/planner/types"
 )
 
-func (b *builder) selectStmt(s *ast.SelectStmt) (Plan, error) {
+func (b *builder) selectStmt(s *ast.SelectStmt, outer *scope) (Plan, error) {
 	switch {
 	case s.Kind != ast.SelectStmtKindSelect:
 		return nil, pgerror.Unimplemented("VALUES and TABLE as queries")
-	case s.With != nil:
-		return nil, pgerror.Unimplemented("WITH (common table expressions)")
 	case s.SelectIntoOpt != nil:
 		return nil, pgerror.Unimplemented("SELECT INTO")
 	}
-	sc := &scope{}
-	var scan *Scan
+	if s.With != nil {
+		var err error
+		if outer, err = b.withClause(s.With, outer); err != nil { // build_subquery.go
+			return nil, err
+		}
+	}
+	var distinctOn []ast.ExprNode
+	if fs := s.Fields.Fields; len(fs) > 0 && fs[0].WildCard == nil {
+		if f, ok := fs[0].Expr.(*ast.FuncCallExpr); ok && f.FnName.L == "pg_distinct_on" {
+			distinctOn = f.Args
+			cp := *s.Fields
+			cp.Fields = fs[1:]
+			sel := *s
+			sel.Fields = &cp
+			s = &sel
+		}
+	}
+	sc := &scope{outer: outer}
 	var input Plan
 	if s.From != nil {
 		var err error
-		if sc, err = b.tableSource(s.From); err != nil {
+		if input, sc, err = b.fromClause(s.From, s.Where, outer); err != nil { // build_from.go
 			return nil, err
 		}
-		if scan, err = b.scanOf(sc, s.Where); err != nil {
-			return nil, err
-		}
-		input = scan
 	} else {
-		if s.Where != nil {
-			return nil, pgerror.Unimplemented("WHERE without FROM")
-		}
 		input = &Values{Rows: [][]Expr{{}}}
-	}
-	used := map[int]bool{}
-	if scan != nil {
-		usedColumns(used, len(scan.Table.Columns), scan.Filter)
-		for _, sp := range scan.Access.Spans {
-			usedColumns(used, len(scan.Table.Columns), sp.Eq...)
+		if s.Where != nil {
+			cond, err := b.boolExpr(s.Where, sc, "WHERE")
+			if err != nil {
+				return nil, err
+			}
+			input = &Filter{Input: input, Cond: cond}
 		}
 	}
+	scan, _ := input.(*Scan)
 
 	// Aggregation: GROUP BY, or an aggregate anywhere in the output.
 	outScope := sc
@@ -60,32 +68,42 @@ func (b *builder) selectStmt(s *ast.SelectStmt) (Plan, error) {
 				st.groupStr = append(st.groupStr, e.String())
 			}
 		}
-		outScope = &scope{table: sc.table, alias: sc.alias, agg: st}
+		outScope = &scope{rels: sc.rels, cols: sc.cols, outer: sc.outer, agg: st}
 		agg = &Aggregate{Input: input}
 		input = agg
 	}
 	// Window functions, in the output list and ORDER BY only.
 	havingScope := outScope
-	ws := &windowState{}
-	outScope = &scope{table: outScope.table, alias: outScope.alias, agg: outScope.agg, win: ws}
+	ws := &windowState{specs: s.WindowSpecs}
+	withWin := *outScope
+	withWin.win = ws
+	outScope = &withWin
 
 	// Output columns.
 	var exprs []Expr
 	var cols []ResultColumn
 	for _, f := range s.Fields.Fields {
 		if f.WildCard != nil {
-			if sc.table == nil {
+			if len(sc.rels) == 0 {
 				return nil, pgerror.New(pgerror.CodeSyntaxError, "SELECT * with no tables specified is not valid")
 			}
-			if outScope.agg != nil {
-				return nil, pgerror.New(pgerror.CodeGroupingError, "SELECT * is not allowed with GROUP BY or aggregates")
+			slots, err := sc.starCols(f.WildCard.Table.O)
+			if err != nil {
+				return nil, err
 			}
-			for i, c := range sc.table.Columns {
-				if c.Hidden {
-					continue
+			for _, i := range slots {
+				c := &sc.cols[i]
+				if outScope.agg != nil {
+					// Allowed when grouped by the column (or a key).
+					e, err := b.expr(&ast.ColumnNameExpr{Name: &ast.ColumnName{Name: ast.NewCIStr(c.name), Table: ast.NewCIStr(c.rel.alias)}}, outScope)
+					if err != nil {
+						return nil, err
+					}
+					exprs = append(exprs, e)
+				} else {
+					exprs = append(exprs, b.slotRef(sc, i, 0, false))
 				}
-				exprs = append(exprs, &ColRef{Idx: i, Name: c.Name, T: c.Type})
-				cols = append(cols, ResultColumn{Name: c.Name, T: c.Type})
+				cols = append(cols, ResultColumn{Name: c.name, T: c.t})
 			}
 			continue
 		}
@@ -132,28 +150,42 @@ func (b *builder) selectStmt(s *ast.SelectStmt) (Plan, error) {
 		for _, a := range st.aggs {
 			agg.Cols = append(agg.Cols, ResultColumn{Name: a.Func.String(), T: a.T})
 		}
-		if scan != nil {
-			usedColumns(used, len(scan.Table.Columns), st.groupBy...)
-			for _, a := range st.aggs {
-				usedColumns(used, len(scan.Table.Columns), a.Arg)
-			}
-		}
 		if having != nil {
 			input = &Filter{Input: agg, Cond: having}
 		}
-	} else if scan != nil {
-		usedColumns(used, len(scan.Table.Columns), exprs...)
-		usedColumns(used, len(scan.Table.Columns), ws.exprs()...)
-	}
-	if scan != nil {
-		finishScan(scan, used)
 	}
 	if len(ws.calls) > 0 {
 		input = b.windowPlan(input, ws) // build_window.go
 	}
 
 	var plan Plan = &Project{Input: input, Exprs: exprs, Cols: cols}
-	if s.Distinct {
+	if distinctOn != nil {
+		d := &Distinct{Input: plan}
+		for _, n := range distinctOn {
+			idx, err := b.orderItem(n, s.Fields, cols[:visible], outScope, &exprs, &cols)
+			if err != nil {
+				return nil, err
+			}
+			d.On = append(d.On, &ColRef{Idx: idx, Name: cols[idx].Name, T: cols[idx].T})
+		}
+		plan.(*Project).Exprs, plan.(*Project).Cols = exprs, cols
+		on := map[string]bool{}
+		for _, e := range d.On {
+			on[exprs[e.(*ColRef).Idx].String()] = true
+		}
+		for i := 0; i < len(keys) && i < len(d.On); i++ {
+			if !on[exprs[keys[i].Expr.(*ColRef).Idx].String()] {
+				return nil, pgerror.New(pgerror.CodeInvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
+			}
+		}
+		// DISTINCT ON keeps the first row of each group in ORDER BY order,
+		// so the sort goes below it.
+		if len(keys) > 0 {
+			d.Input = &Sort{Input: plan, Keys: keys}
+			keys = nil
+		}
+		plan = d
+	} else if s.Distinct {
 		if len(exprs) > visible {
 			return nil, pgerror.New(pgerror.CodeInvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
 		}
@@ -172,7 +204,10 @@ func (b *builder) selectStmt(s *ast.SelectStmt) (Plan, error) {
 			return nil, err
 		}
 		plan = &Limit{Input: plan, Count: count, Offset: offset}
-		if _, sorted := plan.(*Limit).Input.(*Sort); scan != nil && !sorted && agg == nil && len(ws.calls) == 0 && !s.Distinct && scan.Filter == nil {
+		if srt, ok := plan.(*Limit).Input.(*Sort); ok {
+			srt.Limit = limitHint(count, offset) // a top-N sort
+		}
+		if _, sorted := plan.(*Limit).Input.(*Sort); scan != nil && !sorted && agg == nil && len(ws.calls) == 0 && !s.Distinct && distinctOn == nil && scan.Filter == nil {
 			scan.LimitHint = limitHint(count, offset)
 		}
 	}
@@ -330,7 +365,7 @@ func outputName(n ast.ExprNode) string {
 	case *ast.ParenthesesExpr:
 		return outputName(n.Expr)
 	case *ast.AggregateFuncExpr:
-		return strings.ToLower(n.F)
+		return aggName(n)
 	case *ast.FuncCallExpr:
 		name := strings.ToLower(n.FnName.O)
 		if name == "pg_cast" && len(n.Args) == 2 {
@@ -345,7 +380,7 @@ func outputName(n ast.ExprNode) string {
 			return "?column?"
 		}
 		switch name { // the sqlparse bridge's operator forms
-		case "concat", "pg_op", "pg_any_op", "pg_all_op":
+		case "pg_op", "pg_any_op", "pg_all_op":
 			return "?column?"
 		case "pg_array":
 			return "array"
@@ -353,6 +388,21 @@ func outputName(n ast.ExprNode) string {
 		return name
 	case *ast.CaseExpr:
 		return "case"
+	case *ast.SubqueryExpr:
+		// PostgreSQL names a scalar subquery's column after its own.
+		if sel, ok := n.Query.(*ast.SelectStmt); ok && sel.Fields != nil && len(sel.Fields.Fields) > 0 {
+			f := sel.Fields.Fields[0]
+			if f.AsName.O != "" {
+				return f.AsName.O
+			}
+			if f.WildCard == nil {
+				return outputName(f.Expr)
+			}
+		}
+	case *ast.ExistsSubqueryExpr:
+		return "exists"
+	case *ast.WindowFuncExpr:
+		return strings.ToLower(n.Name)
 	}
 	return "?column?"
 }

@@ -41,8 +41,54 @@ func describe(p Plan) (string, []Plan) {
 	switch p := p.(type) {
 	case *SetOp:
 		return line, []Plan{p.Left, p.Right}
+	case *HashJoin:
+		return line, []Plan{p.Left, p.Right}
+	case *NestedLoopJoin:
+		return line, []Plan{p.Left, p.Right}
+	case *LookupJoin:
+		return line, []Plan{p.Left, p.Right}
+	case *RecursiveUnion:
+		return line, []Plan{p.Init, p.Recursive}
 	}
 	return line, nil
+}
+
+// joinLine renders a join's EXPLAIN line: its method, kind and condition.
+func joinLine(method string, kind JoinKind, cond string, on Expr) string {
+	s := method
+	if kind != InnerJoin {
+		s += " (" + kind.String() + ")"
+	}
+	if cond != "" {
+		s += " ON " + cond
+	}
+	if on != nil {
+		if cond == "" {
+			s += " ON " + on.String()
+		} else {
+			s += " FILTER " + on.String()
+		}
+	}
+	return s
+}
+
+// ExplainStatement renders EXPLAIN's output: the plan, then each
+// subquery's plan under its SubPlan number.
+func ExplainStatement(e *Explain, annotate func(Plan) string) []string {
+	lines := ExplainLines(e.Input, annotate)
+	for _, sq := range e.SubPlans {
+		head := fmt.Sprintf("SubPlan %d", sq.ID)
+		if sq.Correlated {
+			head += " (correlated: runs per row)"
+		} else {
+			head += " (runs once)"
+		}
+		lines = append(lines, head)
+		for _, l := range ExplainLines(sq.Plan, annotate) {
+			lines = append(lines, "  "+l)
+		}
+	}
+	return lines
 }
 
 // describeNode describes the nodes with at most one input.
@@ -83,19 +129,30 @@ func describeNode(p Plan) (string, Plan) {
 		return "DISTINCT", p.Input
 	case *SetOp:
 		return p.String(), nil
+	case *HashJoin:
+		keys := make([]string, len(p.LeftKeys))
+		for i := range p.LeftKeys {
+			keys[i] = p.LeftKeys[i].String() + " = " + p.RightKeys[i].String()
+		}
+		return joinLine("HASH JOIN", p.Kind, strings.Join(keys, " AND "), p.On), nil
+	case *NestedLoopJoin:
+		return joinLine("NESTED LOOP JOIN", p.Kind, "", p.On), nil
+	case *LookupJoin:
+		return joinLine("LOOKUP JOIN", p.Kind, "", p.On) + " VIA " + p.Right.Access.Kind.String() + " ON " + p.Right.Table.Name, nil
+	case *RecursiveUnion:
+		s := "RECURSIVE UNION " + p.Name
+		if p.All {
+			s = "RECURSIVE UNION ALL " + p.Name
+		}
+		return s, nil
+	case *WorkTable:
+		return "WORK TABLE " + p.Name, nil
 	case *Window:
 		return p.String(), p.Input
 	case *Aggregate:
-		var parts []string
-		for _, a := range p.Aggs {
-			arg := "*"
-			if a.Arg != nil {
-				arg = a.Arg.String()
-				if a.Distinct {
-					arg = "DISTINCT " + arg
-				}
-			}
-			parts = append(parts, a.Func.String()+"("+arg+")")
+		parts := make([]string, len(p.Aggs))
+		for i := range p.Aggs {
+			parts[i] = p.Aggs[i].String()
 		}
 		s := "AGGREGATE " + strings.Join(parts, ", ")
 		if len(p.GroupBy) > 0 {

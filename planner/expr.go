@@ -21,6 +21,17 @@ type ColRef struct {
 	T    types.T
 }
 
+// OuterRef reads slot Idx of the row of an enclosing query level: Depth 1
+// is the query the subquery appears in. At run time the executor keeps
+// the rows of the enclosing levels on a stack while a correlated subquery
+// runs. Within its own level an OuterRef is a constant, so it can fix a
+// rowkey column: a correlated lookup is a point Get per outer row.
+type OuterRef struct {
+	Depth, Idx int
+	Name       string
+	T          types.T
+}
+
 // Const is a constant value.
 type Const struct {
 	D types.Datum
@@ -142,21 +153,23 @@ type Func struct {
 	T    types.T
 }
 
-func (e *ColRef) Type() types.T  { return e.T }
-func (e *Const) Type() types.T   { return e.T }
-func (e *Param) Type() types.T   { return e.Params.Types[e.N] }
-func (e *BinOp) Type() types.T   { return e.T }
-func (e *UnaryOp) Type() types.T { return e.T }
-func (e *IsNull) Type() types.T  { return types.TBool }
-func (e *InList) Type() types.T  { return types.TBool }
-func (e *Like) Type() types.T    { return types.TBool }
-func (e *Cast) Type() types.T    { return e.T }
-func (e *Case) Type() types.T    { return e.T }
-func (e *Func) Type() types.T    { return e.T }
+func (e *ColRef) Type() types.T   { return e.T }
+func (e *Const) Type() types.T    { return e.T }
+func (e *OuterRef) Type() types.T { return e.T }
+func (e *Param) Type() types.T    { return e.Params.Types[e.N] }
+func (e *BinOp) Type() types.T    { return e.T }
+func (e *UnaryOp) Type() types.T  { return e.T }
+func (e *IsNull) Type() types.T   { return types.TBool }
+func (e *InList) Type() types.T   { return types.TBool }
+func (e *Like) Type() types.T     { return types.TBool }
+func (e *Cast) Type() types.T     { return e.T }
+func (e *Case) Type() types.T     { return e.T }
+func (e *Func) Type() types.T     { return e.T }
 
-func (e *ColRef) String() string { return e.Name }
-func (e *Const) String() string  { return e.D.String() }
-func (e *Param) String() string  { return fmt.Sprintf("$%d", e.N+1) }
+func (e *ColRef) String() string   { return e.Name }
+func (e *Const) String() string    { return e.D.String() }
+func (e *OuterRef) String() string { return e.Name }
+func (e *Param) String() string    { return fmt.Sprintf("$%d", e.N+1) }
 func (e *BinOp) String() string {
 	return "(" + e.L.String() + " " + e.Op.String() + " " + e.R.String() + ")"
 }
@@ -248,8 +261,10 @@ func andAll(es []Expr) Expr {
 // parameters are bound.
 func isConstant(e Expr) bool {
 	switch e := e.(type) {
-	case *Const, *Param:
+	case *Const, *Param, *OuterRef, *keyArg:
 		return true
+	case *Subquery: // an uncorrelated subquery runs once per execution
+		return !e.Correlated && (e.Test == nil || isConstant(e.Test))
 	case *Cast:
 		return isConstant(e.E)
 	case *UnaryOp:
@@ -303,6 +318,12 @@ func WalkCols(e Expr, fn func(*ColRef)) {
 	case *Func:
 		for _, a := range e.Args {
 			WalkCols(a, fn)
+		}
+	case *ElemsOf:
+		WalkCols(e.Array, fn)
+	case *Subquery:
+		if e.Test != nil {
+			WalkCols(e.Test, fn)
 		}
 	}
 }

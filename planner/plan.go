@@ -71,10 +71,14 @@ type SortKey struct {
 	NullsFirst bool
 }
 
-// Sort orders its input.
+// Sort orders its input, stably: rows with equal keys keep their input
+// order.
 type Sort struct {
 	Input Plan
 	Keys  []SortKey
+	// Limit, when > 0, is the most rows the consumer will read (a Limit's
+	// count plus offset directly above): a top-N sort keeps only that many.
+	Limit int64
 }
 
 func (s *Sort) Columns() []ResultColumn { return s.Input.Columns() }
@@ -108,18 +112,65 @@ const (
 	AggAvg
 	AggMin
 	AggMax
+	AggStringAgg
+	AggArrayAgg
+	AggBoolAnd
+	AggBoolOr
+	AggEvery
+	AggStddev
+	AggStddevSamp
+	AggStddevPop
+	AggVariance
+	AggVarSamp
+	AggVarPop
+	AggPercentileCont
+	AggPercentileDisc
+	AggMode
 )
 
-var aggNames = [...]string{"count", "count", "sum", "avg", "min", "max"}
+var aggNames = [...]string{"count", "count", "sum", "avg", "min", "max", "string_agg", "array_agg",
+	"bool_and", "bool_or", "every", "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp",
+	"var_pop", "percentile_cont", "percentile_disc", "mode"}
 
 func (f AggFunc) String() string { return aggNames[f] }
 
-// AggCall is one aggregate over the input rows.
+// OrderedSet reports whether f is an ordered-set aggregate, written
+// f(direct) WITHIN GROUP (ORDER BY value).
+func (f AggFunc) OrderedSet() bool { return f >= AggPercentileCont }
+
+// AggCall is one aggregate over the input rows. Every expression is over
+// the aggregate's input row.
 type AggCall struct {
-	Func     AggFunc
-	Arg      Expr // nil for count(*)
+	Func AggFunc
+	// Arg is the aggregated value: nil for count(*); for an ordered-set
+	// aggregate the WITHIN GROUP value (Order[0].Expr is the same).
+	Arg Expr
+	// Extra is string_agg's delimiter (evaluated per row) or a
+	// percentile's fraction (a direct argument: constant within a group,
+	// evaluated over the group's first row); nil otherwise.
+	Extra    Expr
 	Distinct bool
-	T        types.T
+	// Order is the ORDER BY inside the call (or WITHIN GROUP's): the
+	// values are aggregated in this order.
+	Order []SortKey
+	// Filter is FILTER (WHERE ...) when sqlparse did not fold it into
+	// Arg; rows for which it is not true are skipped.
+	Filter Expr
+	T      types.T
+}
+
+// Inputs returns every expression of the call over the input row.
+func (a *AggCall) Inputs() []Expr {
+	var es []Expr
+	for _, e := range []Expr{a.Arg, a.Extra, a.Filter} {
+		if e != nil {
+			es = append(es, e)
+		}
+	}
+	for _, k := range a.Order {
+		es = append(es, k.Expr)
+	}
+	return es
 }
 
 // Aggregate groups its input by GroupBy and computes Aggs. Output rows are
@@ -221,6 +272,8 @@ type DropTable struct {
 type Explain struct {
 	Input   Plan
 	Analyze bool
+	// SubPlans are the statement's subqueries, shown after the plan.
+	SubPlans []*Subquery
 }
 
 var explainCols = []ResultColumn{{Name: "QUERY PLAN", T: types.TText}}

@@ -29,6 +29,9 @@ type Statement struct {
 	Columns map[string]*ColumnExtra
 	// Index is CREATE INDEX or DROP INDEX, parsed without TiDB (AST nil).
 	Index *IndexStmt
+	// ColumnAliases holds the column alias lists of FROM items, by the
+	// item's alias: (SELECT ...) AS d(a, b) (fromsyntax.go).
+	ColumnAliases map[string][]string
 }
 
 // sqlMode is what makes TiDB read the rewritten text as standard SQL.
@@ -103,6 +106,9 @@ func parseOne(p *parser.Parser, src string, toks []token) (Statement, error) {
 		return st, err
 	}
 	if body, st.Columns, err = rewriteDDLTypes(src, body); err != nil {
+		return st, err
+	}
+	if body, st.ColumnAliases, err = rewriteFromSyntax(src, body); err != nil { // fromsyntax.go
 		return st, err
 	}
 	if st.AST, err = parseTokens(p, src, append(prefix, body...), last); err != nil {

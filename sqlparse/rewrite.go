@@ -16,6 +16,7 @@ var notCallee = map[string]bool{
 	"between": true, "values": true, "using": true, "join": true, "set": true,
 	"limit": true, "offset": true, "returning": true, "distinct": true, "over": true,
 	"filter": true, "within": true, "return": true, "into": true, "table": true,
+	"union": true, "intersect": true, "except": true, "all": true,
 }
 
 // intervalUnits are the fields of PostgreSQL's interval qualifier
@@ -62,7 +63,13 @@ func rewrite(src string, toks []token) ([]token, error) {
 	if err != nil {
 		return nil, err
 	}
+	if toks, err = rewriteFuncSyntax(src, toks); err != nil { // funcsyntax.go
+		return nil, err
+	}
 	if err := checkUnsupported(src, toks); err != nil {
+		return nil, err
+	}
+	if toks, err = rewriteAggCalls(src, toks); err != nil { // aggorder.go
 		return nil, err
 	}
 	w := &rewriter{src: src, out: make([]token, 0, len(toks)+8)}
@@ -367,10 +374,13 @@ func (w *rewriter) identPosition(toks []token, i int) bool {
 	case "index":
 		return !w.prevIs("create", "unique", "drop", "alter", "reindex")
 	case "rank", "row":
-		return !next("(") && !w.prevIs("each")
+		return !next("(") && !w.prevIs("each", "current")
 	case "rows", "range":
 		if len(w.out) > 0 && (w.out[len(w.out)-1].kind == tkNumber || w.out[len(w.out)-1].kind == tkParam) {
 			return false // FETCH FIRST n ROWS, OFFSET n ROWS
+		}
+		if i+1 < len(toks) && (toks[i+1].kind == tkNumber || toks[i+1].kind == tkParam) {
+			return false // ROWS 2 PRECEDING
 		}
 		return !next("between", "unbounded", "current") && !w.prevIs("first", "next", "only")
 	case "nextval", "setval", "lastval":

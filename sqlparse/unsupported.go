@@ -19,16 +19,14 @@ func checkUnsupported(src string, toks []token) error {
 		prev, next := at(i-1), at(i+1)
 		name := ""
 		switch {
+		case t.is("with") && i == 0 && withDML(toks):
+			name = "WITH before INSERT, UPDATE or DELETE"
+		case t.is("exclude") && (next.is("current") || next.is("group") || next.is("ties") || next.is("no")):
+			name = "EXCLUDE in window frames"
 		case t.is("lateral"):
 			name = "LATERAL"
 		case (t.is("union") || t.is("intersect") || t.is("except")) && (next.is("values") || (next.is("all") || next.is("distinct")) && at(i+2).is("values")):
 			name = "VALUES in UNION, INTERSECT and EXCEPT"
-		case t.is("order") && next.is("by") && inCallArgs(toks, i):
-			name = "ORDER BY inside aggregate calls"
-		case t.is("with") && (i == 0 || prev.isOp("(")) && (next.kind == tkIdent || next.kind == tkQIdent):
-			name = "WITH (common table expressions)"
-		case t.is("distinct") && next.is("on") && at(i+2).isOp("("):
-			name = "SELECT DISTINCT ON"
 		case t.is("for") && (next.is("update") || next.is("share") || next.is("no") || next.is("key")):
 			name = "SELECT ... FOR UPDATE/SHARE (row locking clauses)"
 		case t.is("with") && next.is("ordinality"):
@@ -37,8 +35,6 @@ func checkUnsupported(src string, toks []token) error {
 			name = "TABLESAMPLE"
 		case t.is("grouping") && next.is("sets"), (t.is("rollup") || t.is("cube")) && next.isOp("("):
 			name = "GROUPING SETS, ROLLUP and CUBE"
-		case t.is("within") && next.is("group"):
-			name = "WITHIN GROUP"
 		case t.isOp(")") && next.isOp(".") && i+2 < len(toks):
 			name = "field selection from a composite value"
 		case t.is("using") && next.kind == tkOp && !next.isOp("("):
@@ -89,24 +85,6 @@ func endsOperandTok(t token) bool {
 	return t.isOp(")") || t.isOp("]")
 }
 
-// inCallArgs reports whether toks[i] lies directly inside the argument
-// list of a function call: name( ... toks[i] ... ).
-func inCallArgs(toks []token, i int) bool {
-	depth := 0
-	for k := i - 1; k >= 0; k-- {
-		switch {
-		case toks[k].isOp(")"):
-			depth++
-		case toks[k].isOp("("):
-			if depth == 0 {
-				return k > 0 && isName(toks[k-1]) && !notCallee[toks[k-1].val]
-			}
-			depth--
-		}
-	}
-	return false
-}
-
 // statementObjects are the object kinds of CREATE/DROP/ALTER/COMMENT ...
 // that widesql does not have.
 var statementObjects = map[string]string{
@@ -125,4 +103,15 @@ func toUpperASCII(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// withDML reports whether a statement starting with WITH has INSERT,
+// UPDATE or DELETE as its main statement (or in a CTE).
+func withDML(toks []token) bool {
+	for _, t := range toks {
+		if t.is("insert") || t.is("update") || t.is("delete") {
+			return true
+		}
+	}
+	return false
 }

@@ -50,8 +50,15 @@ func (rf *rowFile) add(row []types.Datum) error {
 			b = append(b, 0)
 			continue
 		}
-		rf.val = keyenc.AppendValue(rf.val[:0], d, rf.types[i])
-		b = append(b, 1)
+		// A value whose kind is not its column's (a plan's type is not
+		// always the values' exact kind) is written, and read back, as its
+		// own kind.
+		t, tag := rf.types[i], byte(1)
+		if d.K != t.Kind && d.K != types.Array {
+			t, tag = types.T{Kind: d.K}, 2+byte(d.K)
+		}
+		rf.val = keyenc.AppendValue(rf.val[:0], d, t)
+		b = append(b, tag)
 		b = binary.AppendUvarint(b, uint64(len(rf.val)))
 		b = append(b, rf.val...)
 	}
@@ -121,6 +128,9 @@ func (rr *rowReader) next() ([]types.Datum, error) {
 		b = b[1:]
 		if tag == 0 {
 			continue
+		}
+		if tag > 1 {
+			t = types.T{Kind: types.Kind(tag - 2)}
 		}
 		l, k := binary.Uvarint(b)
 		if k <= 0 || uint64(len(b)-k) < l {

@@ -35,9 +35,10 @@ type Stats struct {
 	BytesWritten int64 // bytes written to disk
 }
 
-// NewSorter returns a sorter of rows of column types ts ordered by cmp
-// (which must be a total order; ties keep no particular order). Spill
-// files go to dir ("" is the system temporary directory).
+// NewSorter returns a sorter of rows of column types ts ordered by cmp.
+// The sort is stable: rows cmp calls equal come out in the order added,
+// in memory and across spilled runs alike. Spill files go to dir ("" is
+// the system temporary directory).
 func NewSorter(ts []types.T, cmp func(a, b []types.Datum) int, b *Budget, dir string) *Sorter {
 	if b == nil {
 		b = NewBudget(0)
@@ -149,7 +150,7 @@ func (s *Sorter) mergeInto(runs []*rowFile) (*rowFile, error) {
 
 func (s *Sorter) merger(runs []*rowFile) (*mergeIter, error) {
 	m := &mergeIter{cmp: s.cmp, h: mergeHeap{cmp: s.cmp}}
-	for _, rf := range runs {
+	for i, rf := range runs {
 		rr, err := rf.reader()
 		if err != nil {
 			return nil, err
@@ -161,7 +162,7 @@ func (s *Sorter) merger(runs []*rowFile) (*mergeIter, error) {
 		if err != nil {
 			return nil, err
 		}
-		m.h.items = append(m.h.items, mergeItem{row: row, src: rr})
+		m.h.items = append(m.h.items, mergeItem{row: row, src: rr, run: i})
 	}
 	heap.Init(&m.h)
 	return m, nil
@@ -208,6 +209,7 @@ type mergeIter struct {
 type mergeItem struct {
 	row []types.Datum
 	src *rowReader
+	run int // the run's position; on ties the earlier run's row comes first
 }
 
 type mergeHeap struct {
@@ -234,10 +236,15 @@ func (m *mergeIter) Next() ([]types.Datum, error) {
 	return out, nil
 }
 
-func (h mergeHeap) Len() int           { return len(h.items) }
-func (h mergeHeap) Less(i, j int) bool { return h.cmp(h.items[i].row, h.items[j].row) < 0 }
-func (h mergeHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *mergeHeap) Push(x any)        { h.items = append(h.items, x.(mergeItem)) }
+func (h mergeHeap) Len() int { return len(h.items) }
+func (h mergeHeap) Less(i, j int) bool {
+	if c := h.cmp(h.items[i].row, h.items[j].row); c != 0 {
+		return c < 0
+	}
+	return h.items[i].run < h.items[j].run
+}
+func (h mergeHeap) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *mergeHeap) Push(x any)   { h.items = append(h.items, x.(mergeItem)) }
 func (h *mergeHeap) Pop() any {
 	x := h.items[len(h.items)-1]
 	h.items = h.items[:len(h.items)-1]

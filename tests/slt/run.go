@@ -23,8 +23,20 @@ type Options struct {
 	Rewrite bool
 }
 
-// Run runs the file's records in order on one connection.
-func Run(t *testing.T, f *File, c sqltest.Client, o Options) {
+// Reporter is the part of testing.TB that Run reports through; a
+// *testing.T is one. Fatalf must not return.
+type Reporter interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+	Logf(format string, args ...any)
+}
+
+var _ Reporter = (testing.TB)(nil)
+
+// Run runs the file's records in order on one connection, reporting each
+// mismatch through t and going on with the next record.
+func Run(t Reporter, f *File, c sqltest.Client, o Options) {
 	t.Helper()
 	threshold := 0
 	labels := map[string]string{} // label -> hash of the first result
@@ -93,7 +105,7 @@ func Run(t *testing.T, f *File, c sqltest.Client, o Options) {
 done:
 	if len(rewritten) > 0 {
 		if err := f.rewrite(rewritten); err != nil {
-			t.Fatal(err)
+			t.Fatalf("rewriting %s: %v", f.Path, err)
 		}
 		t.Logf("rewrote %d results in %s", len(rewritten), f.Path)
 	}

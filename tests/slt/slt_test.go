@@ -54,7 +54,23 @@ halt
 	if recs[5].Kind != Halt {
 		t.Errorf("record 5: %+v", recs[5])
 	}
-	for _, bad := range []string{"query X\nSELECT 1\n----\n1", "statement maybe\nSELECT 1", "query I\nSELECT 1", "bogus"} {
+
+	// valuesort, an empty result block, and skipif/onlyif stacking on one record.
+	recs, err = parse(strings.Split("skipif widesql\nskipif sqlite\nquery II valuesort\nSELECT 1, 2\n----\n\nonlyif a\nonlyif b\nstatement ok\nX", "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := recs[0]; r.Sort != ValueSort || r.Expected != nil || r.ExpectedHash != "" || r.Runs("widesql") || r.Runs("sqlite") || !r.Runs("postgresql") {
+		t.Errorf("valuesort record: %+v", r)
+	}
+	if r := recs[1]; !r.Runs("a") || !r.Runs("b") || r.Runs("widesql") || len(r.SkipIf) != 0 {
+		t.Errorf("onlyif record: %+v", r)
+	}
+	for _, bad := range []string{
+		"query X\nSELECT 1\n----\n1", "statement maybe\nSELECT 1", "query I\nSELECT 1", "bogus",
+		"query I bogussort\nSELECT 1\n----\n1", "query\nSELECT 1\n----", "hash-threshold x", "hash-threshold -1",
+		"skipif\nstatement ok\nSELECT 1", "statement ok\n", "query I nosort\n----\n1",
+	} {
 		if _, err := parse(strings.Split(bad, "\n")); err == nil {
 			t.Errorf("parse(%q) succeeded, want an error", bad)
 		}

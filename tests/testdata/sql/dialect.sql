@@ -340,20 +340,12 @@ statement error 0A000 LATERAL
 SELECT * FROM d, LATERAL (SELECT 1) x
 
 # widesql-only: PostgreSQL supports it
-statement error 0A000 DISTINCT ON
-SELECT DISTINCT ON (n) n FROM d
-
-# widesql-only: PostgreSQL supports it
 statement error 0A000 FOR UPDATE
 SELECT * FROM d FOR UPDATE
 
 # widesql-only: PostgreSQL supports it
 statement error 0A000 subscripts
 SELECT j FROM d WHERE (ARRAY[1, 2])[1] = 1
-
-# widesql-only: PostgreSQL supports it
-statement error 0A000 WITH
-WITH x AS (SELECT 1) SELECT * FROM x
 
 # widesql-only: PostgreSQL supports it
 statement error 0A000 ROLLUP
@@ -374,14 +366,6 @@ SELECT id FROM d LIMIT 1 + 1
 # widesql-only: PostgreSQL supports it
 statement error 0A000 multidimensional
 SELECT ARRAY[[1, 2], [3, 4]]
-
-# widesql-only: PostgreSQL supports it
-statement error 0A000 ARRAY(subquery)
-SELECT ARRAY(SELECT 1)
-
-# widesql-only: PostgreSQL supports it
-statement error 0A000 FILTER
-SELECT array_agg(n) FILTER (WHERE n > 1) FROM d
 
 # MySQL syntax is a syntax error, as in PostgreSQL, not a MySQL meaning.
 statement error 42601

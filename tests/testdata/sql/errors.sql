@@ -135,10 +135,6 @@ SELECT k, s, v, d FROM t
 
 # 0A000 unsupported features name the feature.
 # widesql-only
-query error 0A000 window
-SELECT k, row_number() OVER (ORDER BY k) FROM t
-
-# widesql-only
 statement error 0A000 UNIQUE
 CREATE UNIQUE INDEX t_v ON t (v)
 
