@@ -471,20 +471,3 @@ func (b *builder) windowPlan(input Plan, ws *windowState) Plan {
 	}
 	return &Window{Input: input, Funcs: ws.calls, Cols: cols}
 }
-
-// exprs returns every expression the calls read from the Window's input
-// (arguments, PARTITION BY, ORDER BY), so the scan below fetches them.
-func (ws *windowState) exprs() []Expr {
-	var es []Expr
-	for _, c := range ws.calls {
-		es = append(es, c.Args...)
-		if c.Agg.Arg != nil {
-			es = append(es, c.Agg.Arg)
-		}
-		es = append(es, c.Spec.Partition...)
-		for _, k := range c.Spec.Order {
-			es = append(es, k.Expr)
-		}
-	}
-	return es
-}

@@ -155,21 +155,6 @@ func (sc *scope) resolve(name, qual string) (int, error) {
 // without an alias is aliased by its name).
 func (r *rel) named(qual string) bool { return r.alias == qual }
 
-// hasFamily reports whether qual names a family of one of the tables.
-func (sc *scope) hasFamily(qual string) bool {
-	for _, r := range sc.rels {
-		if r.table == nil {
-			continue
-		}
-		for _, c := range r.table.Columns {
-			if c.Family == qual {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // knowsQualifier reports whether qual names a FROM item or a family in sc
 // or an enclosing level.
 func (sc *scope) knowsQualifier(qual string) bool {

@@ -71,7 +71,7 @@ func rewriteFromSyntax(src string, toks []token) ([]token, map[string][]string, 
 				out = append(out, synth("on", t), synth("pg_full_natural", t), synthGlued("(", t), synthGlued(")", t))
 				i = k - 1
 			case k < len(toks) && toks[k].is("using") && at(k+1).isOp("("):
-				end := matchParen(toks, k+1)
+				end := matchClose(toks, k+1)
 				if end < 0 {
 					return nil, nil, syntaxErrorAt(src, toks[k].pos, toks[k].end)
 				}
@@ -102,7 +102,7 @@ func rewriteFromSyntax(src string, toks []token) ([]token, map[string][]string, 
 			}
 			i++
 		case t.isOp("(") && at(i+1).is("values"):
-			end := matchParen(toks, i)
+			end := matchClose(toks, i)
 			if end > 0 && !sameLengthRows(toks[i+2:end]) {
 				return nil, nil, pgerror.New(pgerror.CodeSyntaxError, "VALUES lists must all be the same length").
 					WithPosition(charPos(src, toks[i+1].pos))
@@ -115,7 +115,7 @@ func rewriteFromSyntax(src string, toks []token) ([]token, map[string][]string, 
 			}
 			out = append(out, t)
 		case t.is("distinct") && at(i+1).is("on") && at(i+2).isOp("("):
-			end := matchParen(toks, i+2)
+			end := matchClose(toks, i+2)
 			if end < 0 {
 				return nil, nil, syntaxErrorAt(src, t.pos, t.end)
 			}
@@ -124,7 +124,7 @@ func rewriteFromSyntax(src string, toks []token) ([]token, map[string][]string, 
 			out = append(out, synthGlued(")", toks[end]), synthGlued(",", toks[end]))
 			i = end
 		case isAliasList(toks, i):
-			end := matchParen(toks, i+1)
+			end := matchClose(toks, i+1)
 			var cols []string
 			for k := i + 2; k < end; k += 2 {
 				cols = append(cols, toks[k].val)
@@ -169,7 +169,7 @@ func isAliasList(toks []token, i int) bool {
 	if prev.is("as") && i >= 2 && toks[i-2].kind != tkIdent && toks[i-2].kind != tkQIdent && !toks[i-2].isOp(")") {
 		return false
 	}
-	end := matchParen(toks, i+1)
+	end := matchClose(toks, i+1)
 	if end < 0 || end+1 < len(toks) && toks[end+1].is("as") {
 		return false
 	}
@@ -194,7 +194,7 @@ func valuesAsSelect(toks []token) ([]token, bool) {
 		if !toks[k].isOp("(") {
 			return nil, false
 		}
-		end := matchParen(toks, k)
+		end := matchClose(toks, k)
 		if end < 0 {
 			return nil, false
 		}
@@ -245,7 +245,7 @@ func sameLengthRows(toks []token) bool {
 		if !toks[k].isOp("(") {
 			return true
 		}
-		end := matchParen(toks, k)
+		end := matchClose(toks, k)
 		if end < 0 {
 			return true
 		}
@@ -277,23 +277,6 @@ func itoa(n int) string {
 		return string(rune('0' + n))
 	}
 	return itoa(n/10) + string(rune('0'+n%10))
-}
-
-// matchParen returns the index of the ")" closing the "(" at toks[i], or -1.
-func matchParen(toks []token, i int) int {
-	depth := 0
-	for k := i; k < len(toks); k++ {
-		switch {
-		case toks[k].isOp("("):
-			depth++
-		case toks[k].isOp(")"):
-			depth--
-			if depth == 0 {
-				return k
-			}
-		}
-	}
-	return -1
 }
 
 // conditionEnd returns the index just past an ON condition starting at
