@@ -47,8 +47,13 @@ func expandElems(acc planner.Access, row Row, env *evalEnv) (planner.Access, err
 	return planner.Access{Kind: acc.Kind, Spans: out}, nil
 }
 
-// anyAll evaluates x op ANY (array) and x op ALL (array) with SQL's
-// three-valued logic: an empty array gives false (ANY) or true (ALL).
+// opByName maps the comparison names of the bridge's ANY/ALL calls.
+var opByName = map[string]planner.Op{
+	"=": planner.OpEQ, "<>": planner.OpNE, "<": planner.OpLT,
+	"<=": planner.OpLE, ">": planner.OpGT, ">=": planner.OpGE,
+}
+
+// anyAll evaluates x op ANY (array) and x op ALL (array).
 func anyAll(name string, x, arr types.Datum) (types.Datum, bool) {
 	n := len(name)
 	var op string
@@ -64,12 +69,19 @@ func anyAll(name string, x, arr types.Datum) (types.Datum, bool) {
 	if arr.IsNull() {
 		return types.Null, true
 	}
-	elems := arr.ArrayValue().Elems
+	return quantified(opByName[op], all, x, arr.ArrayValue().Elems), true
+}
+
+// quantified is x op ANY (elems) or x op ALL (elems) with SQL's
+// three-valued logic: ANY is true if some comparison is, else NULL if
+// some is NULL; ALL is false if some comparison is, else NULL if some is
+// NULL. No elements give false (ANY) or true (ALL), even for a NULL x.
+func quantified(op planner.Op, all bool, x types.Datum, elems []types.Datum) types.Datum {
 	if len(elems) == 0 {
-		return types.NewBool(all), true
+		return types.NewBool(all)
 	}
 	if x.IsNull() {
-		return types.Null, true
+		return types.Null
 	}
 	sawNull := false
 	for _, e := range elems {
@@ -77,28 +89,12 @@ func anyAll(name string, x, arr types.Datum) (types.Datum, bool) {
 			sawNull = true
 			continue
 		}
-		c := types.Compare(x, e)
-		var r bool
-		switch op {
-		case "=":
-			r = c == 0
-		case "<>":
-			r = c != 0
-		case "<":
-			r = c < 0
-		case "<=":
-			r = c <= 0
-		case ">":
-			r = c > 0
-		case ">=":
-			r = c >= 0
-		}
-		if r != all {
-			return types.NewBool(r), true
+		if r := compareOp(op, types.Compare(x, e)); r != all {
+			return types.NewBool(r)
 		}
 	}
 	if sawNull {
-		return types.Null, true
+		return types.Null
 	}
-	return types.NewBool(all), true
+	return types.NewBool(all)
 }

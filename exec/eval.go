@@ -147,19 +147,10 @@ func evalBinOp(e *planner.BinOp, row Row, env *evalEnv) (types.Datum, error) {
 	if err != nil || l.IsNull() || r.IsNull() {
 		return types.Null, err
 	}
+	if e.Op.IsComparison() {
+		return types.NewBool(compareOp(e.Op, types.Compare(l, r))), nil
+	}
 	switch e.Op {
-	case planner.OpEQ:
-		return types.NewBool(types.Compare(l, r) == 0), nil
-	case planner.OpNE:
-		return types.NewBool(types.Compare(l, r) != 0), nil
-	case planner.OpLT:
-		return types.NewBool(types.Compare(l, r) < 0), nil
-	case planner.OpLE:
-		return types.NewBool(types.Compare(l, r) <= 0), nil
-	case planner.OpGT:
-		return types.NewBool(types.Compare(l, r) > 0), nil
-	case planner.OpGE:
-		return types.NewBool(types.Compare(l, r) >= 0), nil
 	case planner.OpConcat:
 		return types.NewText(l.S + r.S), nil
 	}
@@ -368,4 +359,21 @@ func likeMatch(s, pat string, esc rune) (bool, error) {
 		}
 	}
 	return len(s) == 0, nil
+}
+
+// compareOp applies a comparison operator to a three-way comparison.
+func compareOp(op planner.Op, c int) bool {
+	switch op {
+	case planner.OpEQ:
+		return c == 0
+	case planner.OpNE:
+		return c != 0
+	case planner.OpLT:
+		return c < 0
+	case planner.OpLE:
+		return c <= 0
+	case planner.OpGT:
+		return c > 0
+	}
+	return c >= 0
 }

@@ -27,6 +27,8 @@ type lookupJoinOp struct {
 	k     int // key columns fixed by every span (the index prefix)
 	batch []Row
 	out   []Row
+	vals  Row    // key values being encoded
+	lkey  []byte // a left row's prefix key
 	done  bool
 	stats *nodeStats
 }
@@ -139,7 +141,10 @@ func (o *lookupJoinOp) fill(ctx context.Context) error {
 	// Each left row meets the rows of its key prefixes.
 	for _, l := range o.batch {
 		matched := false
-		seen := map[string]bool{}
+		var seen map[string]bool // several spans (IN lists) may share a prefix
+		if len(scan.Access.Spans) > 1 {
+			seen = map[string]bool{}
+		}
 		for _, sp := range scan.Access.Spans {
 			key, ok, err := o.leftPrefix(sp.Eq[:o.k], l)
 			if err != nil {
@@ -148,7 +153,9 @@ func (o *lookupJoinOp) fill(ctx context.Context) error {
 			if !ok || seen[string(key)] {
 				continue
 			}
-			seen[string(key)] = true
+			if seen != nil {
+				seen[string(key)] = true
+			}
 			for _, r := range index[string(key)] {
 				row := append(append(make(Row, 0, len(l)+len(r)), l...), r...)
 				if o.p.On != nil {
@@ -190,26 +197,27 @@ func (o *lookupJoinOp) fill(ctx context.Context) error {
 
 // prefixOf encodes a right row's first k key columns.
 func (o *lookupJoinOp) prefixOf(buf []byte, r Row) []byte {
-	vals := make(Row, o.k)
+	o.vals = o.vals[:0]
 	for j := 0; j < o.k; j++ {
-		vals[j] = r[o.p.Right.Table.Key[j].Col]
+		o.vals = append(o.vals, r[o.p.Right.Table.Key[j].Col])
 	}
-	return rowKey(buf, vals)
+	return rowKey(buf, o.vals)
 }
 
 // leftPrefix evaluates a span's key values over the left row, as the key
 // columns' types; ok is false when one is NULL (no match).
 func (o *lookupJoinOp) leftPrefix(eq []planner.Expr, l Row) ([]byte, bool, error) {
 	t := o.p.Right.Table
-	vals := make(Row, len(eq))
+	o.vals = o.vals[:0]
 	for j, e := range eq {
 		d, ok, oor, _, err := keyValue(e, t.Columns[t.Key[j].Col].Type, l, o.x.env)
 		if err != nil || !ok || oor != 0 {
 			return nil, false, err
 		}
-		vals[j] = d
+		o.vals = append(o.vals, d)
 	}
-	return rowKey(nil, vals), true, nil
+	o.lkey = rowKey(o.lkey[:0], o.vals)
+	return o.lkey, true, nil
 }
 
 func (o *lookupJoinOp) Close() { o.left.Close() }

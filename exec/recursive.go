@@ -48,7 +48,7 @@ func (o *recursiveOp) Next(ctx context.Context) (Row, error) {
 		if err == io.EOF {
 			o.cur.Close()
 			if len(o.round) == 0 {
-				o.cur = emptyOp{}
+				o.cur = &rowsOp{}
 				return nil, io.EOF
 			}
 			// The next round reads this round's rows.
@@ -61,7 +61,7 @@ func (o *recursiveOp) Next(ctx context.Context) (Row, error) {
 			o.budget.Shrink(o.held)
 			o.held = 0
 			if o.cur, err = o.x.build(o.p.Recursive); err != nil {
-				o.cur = emptyOp{}
+				o.cur = &rowsOp{}
 				return nil, err
 			}
 			continue
@@ -99,27 +99,7 @@ func (o *recursiveOp) Close() {
 
 func (o *recursiveOp) spillStats() (spill.Stats, int64) { return spill.Stats{}, o.budget.Peak() }
 
-// workTableOp reads a recursive CTE's working table.
-type workTableOp struct {
-	rows []Row
-	i    int
-}
-
+// workTable reads a recursive CTE's working table.
 func (x *executor) workTable(p *planner.WorkTable) (operator, error) {
-	return &workTableOp{rows: x.env.work[p.ID]}, nil
+	return &rowsOp{rows: x.env.work[p.ID]}, nil
 }
-
-func (o *workTableOp) Next(context.Context) (Row, error) {
-	if o.i >= len(o.rows) {
-		return nil, io.EOF
-	}
-	o.i++
-	return o.rows[o.i-1], nil
-}
-
-func (o *workTableOp) Close() {}
-
-type emptyOp struct{}
-
-func (emptyOp) Next(context.Context) (Row, error) { return nil, io.EOF }
-func (emptyOp) Close()                            {}

@@ -157,38 +157,7 @@ func compareAnyAll(e *planner.Subquery, test types.Datum, res *subqResult) types
 		}
 		return types.NewBool(false)
 	}
-	any := e.Kind == planner.AnySubquery
-	sawNull := false
-	for _, v := range res.rows {
-		if test.IsNull() || v.IsNull() {
-			sawNull = true
-			continue
-		}
-		if compareOp(e.Op, types.Compare(test, v)) == any {
-			return types.NewBool(any)
-		}
-	}
-	if sawNull {
-		return types.Null
-	}
-	return types.NewBool(!any)
-}
-
-// compareOp applies a comparison operator to a three-way comparison.
-func compareOp(op planner.Op, c int) bool {
-	switch op {
-	case planner.OpEQ:
-		return c == 0
-	case planner.OpNE:
-		return c != 0
-	case planner.OpLT:
-		return c < 0
-	case planner.OpLE:
-		return c <= 0
-	case planner.OpGT:
-		return c > 0
-	}
-	return c >= 0
+	return quantified(e.Op, e.Kind == planner.AllSubquery, test, res.rows)
 }
 
 // compareRows is (a, b) = ANY (rows) or (a, b) <> ALL (rows): rows are

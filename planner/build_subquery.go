@@ -175,18 +175,19 @@ func (b *builder) compareSubquery(left ast.ExprNode, op Op, sub *ast.SubqueryExp
 			}
 			return nil, pgerror.New(pgerror.CodeSyntaxError, "subquery has too few columns")
 		}
+		ts := make([]types.T, len(cols))
 		for i, v := range row.Values {
 			e, err := b.expr(v, sc)
 			if err != nil {
 				return nil, err
 			}
-			l, _, _, err := b.unify(e, &ColRef{Name: cols[i].Name, T: cols[i].T}, op.String())
+			l, _, t, err := b.unify(e, &ColRef{Name: cols[i].Name, T: cols[i].T}, op.String())
 			if err != nil {
 				return nil, err
 			}
-			sq.Row = append(sq.Row, l)
+			sq.Row, ts[i] = append(sq.Row, castTo(l, t)), t
 		}
-		sq.Op = op
+		sq.Plan, sq.Op = castColumns(sq.Plan, ts), op
 		return sq, nil
 	}
 	test, err := b.expr(left, sc)
@@ -201,12 +202,42 @@ func (b *builder) compareSubquery(left ast.ExprNode, op Op, sub *ast.SubqueryExp
 		return nil, pgerror.New(pgerror.CodeSyntaxError, "subquery has too many columns")
 	}
 	col := sq.Plan.Columns()[0]
-	l, _, _, err := b.unify(test, &ColRef{Name: col.Name, T: col.T}, op.String())
+	l, _, t, err := b.unify(test, &ColRef{Name: col.Name, T: col.T}, op.String())
 	if err != nil {
 		return nil, err
 	}
-	sq.Test, sq.Op = l, op
+	// Both sides compare as one type, so equal values hash alike in the
+	// executor's IN set (1 IN (SELECT 1.0) is true).
+	sq.Test, sq.Op = castTo(l, t), op
+	sq.Plan = castColumns(sq.Plan, []types.T{t})
 	return sq, nil
+}
+
+// castTo converts e to t when it is of another type.
+func castTo(e Expr, t types.T) Expr {
+	if e.Type() == t || e.Type().Kind == types.Unknown {
+		return e
+	}
+	return &Cast{E: e, T: t}
+}
+
+// castColumns projects p's columns to the types ts where they differ.
+func castColumns(p Plan, ts []types.T) Plan {
+	cols := p.Columns()
+	same := true
+	for i, c := range cols {
+		same = same && c.T == ts[i]
+	}
+	if same {
+		return p
+	}
+	exprs := make([]Expr, len(cols))
+	out := make([]ResultColumn, len(cols))
+	for i, c := range cols {
+		exprs[i] = castTo(&ColRef{Idx: i, Name: c.Name, T: c.T}, ts[i])
+		out[i] = ResultColumn{Name: c.Name, T: ts[i]}
+	}
+	return &Project{Input: p, Exprs: exprs, Cols: out}
 }
 
 // cteDef is a common table expression visible by name.

@@ -1,6 +1,10 @@
 package sqlparse
 
-import "github.com/widesql/widesql/pgwire/pgerror"
+import (
+	"strconv"
+
+	"github.com/widesql/widesql/pgwire/pgerror"
+)
 
 // PostgreSQL FROM-clause syntax the TiDB parser does not know, rewritten
 // into forms it parses and the planner reads back:
@@ -216,7 +220,7 @@ func valuesAsSelect(toks []token) ([]token, bool) {
 				}
 				out = append(out, toks[start:m]...)
 				if row == 0 {
-					out = append(out, synth("as", toks[m]), synth("column"+itoa(col), toks[m]))
+					out = append(out, synth("as", toks[m]), synth("column"+strconv.Itoa(col), toks[m]))
 				}
 				if m < end {
 					out = append(out, toks[m])
@@ -270,13 +274,6 @@ func sameLengthRows(toks []token) bool {
 		}
 	}
 	return true
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }
 
 // conditionEnd returns the index just past an ON condition starting at

@@ -502,3 +502,9 @@ SELECT 1 FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_
 
 query error 42883
 SELECT 1 FROM customers WHERE name IN (SELECT id FROM regions)
+
+# IN compares as the common type of both sides: integer against numeric.
+query
+SELECT 1 IN (SELECT 1.0), 2 IN (SELECT 1.5 UNION ALL SELECT 2.00), 1.0 NOT IN (SELECT 1), (1, 2.0) IN (SELECT 1.0, 2)
+----
+t  t  f  t
