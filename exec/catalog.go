@@ -140,9 +140,9 @@ func (c *catalog) create(ctx context.Context, desc *planner.TableDesc, ifNotExis
 	}
 	d := *desc
 	d.ID = c.nextID
-	spec := kv.TableSpec{}
-	for _, f := range d.Families {
-		spec.Families = append(spec.Families, kv.Family{Name: f.Name, MaxVersions: f.MaxVersions})
+	spec := kv.TableSpec{Families: kvFamilies(&d)}
+	for b := 1; b < d.SaltBuckets; b++ {
+		spec.SplitKeys = append(spec.SplitKeys, []byte{byte(b)})
 	}
 	if d.ShardBits > 0 {
 		for _, v := range planner.RowIDSplits(d.ShardBits) {
@@ -198,4 +198,13 @@ func (c *catalog) drop(ctx context.Context, name string, ifExists bool) (bool, e
 	delete(c.tables, name)
 	c.mu.Unlock()
 	return true, c.store.DropTable(ctx, e.desc.KVName())
+}
+
+// kvFamilies is the store's view of a table's families and their options.
+func kvFamilies(d *planner.TableDesc) []kv.Family {
+	out := make([]kv.Family, len(d.Families))
+	for i, f := range d.Families {
+		out[i] = kv.Family{Name: f.Name, MaxVersions: f.MaxVersions, TTL: f.TTL, Compression: f.Compression, Bloom: f.Bloom}
+	}
+	return out
 }

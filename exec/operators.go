@@ -71,6 +71,8 @@ func (x *executor) buildNode(p planner.Plan) (operator, error) {
 	switch p := p.(type) {
 	case *planner.Scan:
 		return x.scan(p)
+	case *planner.ShowCreateTable:
+		return x.showCreateTable(p) // alter.go
 	case *planner.Values:
 		return &valuesOp{rows: p.Rows, env: x.env}, nil
 	case *planner.SetOp:

@@ -220,6 +220,9 @@ func (pt *portal) start(ctx context.Context) error {
 	env := &evalEnv{params: pt.params, sess: s, now: int64(s.eng.clock.now())}
 	x := &executor{eng: s.eng, env: env}
 	env.x = x
+	if err := x.checkFullScans(p.plan, p.stmt.AllowFullScan); err != nil { // guardrail.go
+		return err
+	}
 	switch plan := p.plan.(type) {
 	case *planner.Explain:
 		lines, err := x.explain(ctx, plan)
@@ -232,7 +235,7 @@ func (pt *portal) start(ctx context.Context) error {
 		}
 		return nil
 	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable,
-		*planner.CreateIndex, *planner.DropIndex:
+		*planner.CreateIndex, *planner.DropIndex, *planner.AlterTable, *planner.SplitTable:
 		if err := s.checkWrite(plan); err != nil { // exec/txn.go
 			return err
 		}

@@ -30,6 +30,9 @@ type scanOp struct {
 }
 
 func (x *executor) scan(p *planner.Scan) (operator, error) {
+	if p.Table.Virtual != "" {
+		return x.virtualScan(p)
+	}
 	t, err := x.kvTable(p.Table)
 	if err != nil {
 		return nil, err

@@ -168,6 +168,11 @@ func (s *Session) notice(severity, code, msg string) {
 	s.notices = append(s.notices, pgwire.Notice{Severity: severity, Code: code, Message: msg})
 }
 
+// noticeHint raises a notice with a HINT field.
+func (s *Session) noticeHint(severity, code, msg, hint string) {
+	s.notices = append(s.notices, pgwire.Notice{Severity: severity, Code: code, Message: msg, Hint: hint})
+}
+
 // Close implements pgwire.Session: an open block is rolled back.
 func (s *Session) Close() {
 	if s.tx.block {

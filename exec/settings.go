@@ -81,6 +81,8 @@ var settings = func() map[string]setting {
 		{name: "bytea_output", def: "hex", kind: kindEnum, enum: []string{"escape", "hex"}, desc: "Sets the output format for bytea."},
 		{name: "client_min_messages", def: "notice", kind: kindEnum, enum: []string{"debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error"}, desc: "Sets the message levels that are sent to the client."},
 		{name: "work_mem", def: "4MB", kind: kindKB, min: 64, max: 1<<31 - 1, desc: "Sets the maximum memory to be used for query workspaces."},
+		{name: "widesql.full_scan", def: "allow", kind: kindEnum, enum: []string{"allow", "warn", "reject"}, desc: "What a statement that must scan a whole table does: allow it, allow it with a WARNING, or reject it with 55000 (a trailing ALLOW FULL SCAN lets one statement through)."},
+		{name: "widesql.write_timestamp", def: "", desc: "Writes cells at this timestamptz instead of the clock's time (backfilling history); empty for the clock."},
 		{name: "widesql.spill", def: "on", kind: kindBool, desc: "Lets sorts, aggregations, joins and set operations over work_mem write temporary files; off makes them fail with 53200."},
 		{name: "maintenance_work_mem", def: "64MB", kind: kindKB, min: 1024, max: 1<<31 - 1, desc: "Sets the maximum memory to be used for maintenance operations."},
 		{name: "temp_buffers", def: "8MB", kind: kindKB, min: 800, max: 1<<30 - 1, desc: "Sets the maximum number of temporary buffers used by each session."},

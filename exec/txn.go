@@ -73,13 +73,9 @@ func (x *executor) kvTable(desc *planner.TableDesc) (kv.Table, error) {
 	}
 	s := x.env.sess
 	if s != nil && s.tx.tx != nil {
-		fams := make([]kv.Family, len(desc.Families))
-		for i, f := range desc.Families {
-			fams[i] = kv.Family{Name: f.Name, MaxVersions: f.MaxVersions}
-		}
-		return s.tx.tx.Table(desc.KVName(), t, fams), nil
+		return layoutTable(desc, s.tx.tx.Table(desc.KVName(), t, kvFamilies(desc))), nil
 	}
-	return x.eng.txm.Autocommit(desc.KVName(), t), nil
+	return layoutTable(desc, x.eng.txm.Autocommit(desc.KVName(), t)), nil
 }
 
 // beginBlock opens a transaction block.

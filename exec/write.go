@@ -44,7 +44,16 @@ func (x *executor) write(ctx context.Context, p planner.Plan) (string, []Row, er
 		if err == nil && !created {
 			x.env.sess.notice("NOTICE", "42P07", fmt.Sprintf("relation %q already exists, skipping", p.Desc.Name))
 		}
+		if err == nil && created {
+			for _, a := range planner.Advise(p.Desc) { // planner/advisor.go
+				x.env.sess.noticeHint("NOTICE", "01000", a.Message, a.Hint)
+			}
+		}
 		return "CREATE TABLE", nil, err
+	case *planner.AlterTable:
+		return x.alterTable(ctx, p) // alter.go
+	case *planner.SplitTable:
+		return x.splitTable(ctx, p) // regions.go
 	case *planner.DropTable:
 		for _, name := range p.Names {
 			desc, _ := x.eng.cat.Table(name)

@@ -112,6 +112,13 @@ type RowMutation struct {
 	Key       []byte
 	Mutations []Mutation
 	Require   Precondition
+	// RequireColumn, when non-nil, narrows Require to one column: with
+	// RequireAbsent the mutation applies only if that column has no live
+	// cell, with RequirePresent only if it has one; other columns of the
+	// row do not matter. (Bigtable: CheckAndMutateRow with a column
+	// filter.) Wide-layout tables use it: one SQL row is a group of
+	// qualifiers inside a kv row.
+	RequireColumn *Column
 }
 
 // KeyRange is the rowkey interval [Start, End). A nil Start is unbounded
@@ -167,6 +174,9 @@ type Family struct {
 	// engine's default (snappy for kv/lsm), "none" disables it, or
 	// "snappy" or "zstd". Engines without files ignore it.
 	Compression string
+	// Bloom is the family's bloom filter: "" or "row" (a rowkey filter per
+	// file, the default) or "none". Engines without files ignore it.
+	Bloom string
 }
 
 // TableSpec describes a table at creation.
@@ -268,4 +278,46 @@ type Snapshot interface {
 	Read(ctx context.Context, table string, rs RowSet, opts ReadOptions) RowIterator
 	// Release unpins the snapshot. It is safe to call more than once.
 	Release()
+}
+
+// Admin is an optional capability of a Store, found by type assertion:
+// region layout and family changes of existing tables (Bigtable: the table
+// admin API). kv/lsm and kv/memstore implement it.
+type Admin interface {
+	// Regions describes the table's regions in key order.
+	Regions(ctx context.Context, table string) ([]RegionInfo, error)
+	// Split adds region boundaries at keys (in any order; a key that is
+	// already a boundary is ignored). Data does not move: the new regions
+	// share the old files until compaction.
+	Split(ctx context.Context, table string, keys [][]byte) error
+	// SetFamilies adds the families not yet in the table and changes the
+	// options (MaxVersions, TTL, Compression, Bloom) of those that are,
+	// matched by name. Families not listed are kept unchanged. A new
+	// MaxVersions or TTL applies to reads at once.
+	SetFamilies(ctx context.Context, table string, fams []Family) error
+}
+
+// RegionInfo describes one region of a table: a rowkey range with its own
+// files, and its load.
+type RegionInfo struct {
+	ID         uint64
+	Start, End []byte // [Start, End); nil is unbounded
+	// Rows is approximate (row entries known to the engine); Bytes is the
+	// size of the region's data (files on disk, or memory for memstore).
+	Rows, Bytes int64
+	// Reads counts rows read and Writes row mutations applied since the
+	// store opened (or the region was split off).
+	Reads, Writes int64
+	// ReadRate and WriteRate are recent rates per second (exponentially
+	// decayed over about a minute).
+	ReadRate, WriteRate float64
+	// Files is the number of files over all families (0 for memstore).
+	Files int
+}
+
+// MultiReader is an optional capability of a Table: several reads over one
+// consistent snapshot, each with its own iterator. A salted table reads
+// its N buckets this way and merges them in key order.
+type MultiReader interface {
+	ReadMulti(ctx context.Context, sets []RowSet, opts ReadOptions) []RowIterator
 }

@@ -232,7 +232,7 @@ func (c *conn) sendNotices() {
 	c.guard(func() {
 		for _, n := range c.sess.TakeNotices() {
 			c.send(&pgproto3.NoticeResponse{Severity: n.Severity, SeverityUnlocalized: n.Severity,
-				Code: n.Code, Message: n.Message})
+				Code: n.Code, Message: n.Message, Hint: n.Hint})
 		}
 	})
 }

@@ -74,7 +74,7 @@ type PreparedStatements interface {
 type Param struct{ Name, Value string }
 
 // Notice is a NoticeResponse: Severity is NOTICE, WARNING, INFO...
-type Notice struct{ Severity, Code, Message string }
+type Notice struct{ Severity, Code, Message, Hint string }
 
 // Statement is one parsed statement.
 type Statement interface {

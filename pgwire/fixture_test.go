@@ -188,7 +188,7 @@ func (pt *fixturePortal) Next(ctx context.Context) ([][]byte, error) {
 	case "set app":
 		s.changes, pt.tag = append(s.changes, Param{"application_name", "app"}), "SET"
 	case "notice":
-		s.notices, pt.tag = append(s.notices, Notice{"NOTICE", "00000", "hello"}), "DO"
+		s.notices, pt.tag = append(s.notices, Notice{Severity: "NOTICE", Code: "00000", Message: "hello"}), "DO"
 	default:
 		if pt.next < len(pt.rows) {
 			v := pt.rows[pt.next]

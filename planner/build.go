@@ -59,6 +59,9 @@ func (b *builder) stmt(stmt *sqlparse.Statement) (Plan, error) {
 	if stmt.Index != nil {
 		return b.indexStmt(stmt.Index)
 	}
+	if stmt.AlterOptions != nil {
+		return b.alterOptions(stmt.AlterOptions) // build_alter.go
+	}
 	if stmt.Returning != nil {
 		switch stmt.AST.(type) {
 		case *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt:
@@ -76,7 +79,7 @@ func (b *builder) stmt(stmt *sqlparse.Statement) (Plan, error) {
 	case *ast.DeleteStmt:
 		return b.delete(n, stmt.Returning)
 	case *ast.CreateTableStmt:
-		return b.createTable(n, stmt.Columns)
+		return b.createTable(n, stmt)
 	case *ast.DropTableStmt:
 		return b.dropTable(n)
 	case *ast.ExplainStmt:
@@ -95,7 +98,17 @@ func (b *builder) stmt(stmt *sqlparse.Statement) (Plan, error) {
 	case *ast.CreateIndexStmt:
 		return nil, pgerror.Unimplemented("CREATE INDEX (secondary indexes)")
 	case *ast.AlterTableStmt:
-		return nil, pgerror.Unimplemented("ALTER TABLE")
+		return b.alterTable(n, stmt) // build_alter.go
+	case *ast.SplitRegionStmt:
+		return b.splitTable(n) // build_regions.go
+	case *ast.ShowStmt:
+		switch n.Tp {
+		case ast.ShowCreateTable:
+			return b.showCreateTable(n) // build_alter.go
+		case ast.ShowRegions:
+			return b.showRegions(n) // build_regions.go
+		}
+		return nil, pgerror.Unimplemented("this SHOW statement")
 	case *ast.TruncateTableStmt:
 		return nil, pgerror.Unimplemented("TRUNCATE")
 	case *ast.CreateViewStmt:
@@ -121,12 +134,12 @@ func (b *builder) tableSource(refs *ast.TableRefsClause) (*scope, error) {
 	if !ok {
 		return nil, pgerror.Unimplemented("subqueries in FROM")
 	}
-	if s := tn.Schema.O; s != "" && s != "public" {
-		return nil, pgerror.New(pgerror.CodeUndefinedTable, "relation \"%s.%s\" does not exist", s, tn.Name.O)
-	}
-	t, err := b.cat.Table(tn.Name.O)
+	t, err := b.lookupTable(tn.Schema.O, tn.Name.O)
 	if err != nil {
 		return nil, err
+	}
+	if t.Virtual != "" {
+		return nil, pgerror.New(pgerror.CodeWrongObjectType, "cannot change system view \"%s.%s\"", tn.Schema.O, tn.Name.O)
 	}
 	alias := t.Name
 	if ts.AsName.O != "" {
@@ -148,10 +161,15 @@ func (b *builder) scanOf(sc *scope, where ast.ExprNode) (*Scan, error) {
 			return nil, err
 		}
 		var rest []Expr
-		s.Access, rest = DeriveAccess(t, splitAnd(cond, nil))
+		conds := splitAnd(cond, nil)
+		s.Access, rest = b.access(t, conds)
 		s.Filter = andAll(rest)
+		if s.Access.Kind == FullScan {
+			s.FullScanReason = fullScanReason(t, conds)
+		}
 	} else {
 		s.Access = Access{Kind: FullScan}
+		s.FullScanReason = fullScanReason(t, nil)
 	}
 	for i := range t.Columns {
 		c := &t.Columns[i]

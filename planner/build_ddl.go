@@ -14,7 +14,8 @@ const maxIdentifierLength = 63
 // createTable turns CREATE TABLE into a TableDesc: PRIMARY KEY declares
 // the rowkey (with per-column DESC); "fam.col" puts a column in family fam,
 // other non-key columns go to DefaultFamily.
-func (b *builder) createTable(n *ast.CreateTableStmt, extras map[string]*sqlparse.ColumnExtra) (Plan, error) {
+func (b *builder) createTable(n *ast.CreateTableStmt, stmt *sqlparse.Statement) (Plan, error) {
+	extras := stmt.Columns
 	switch {
 	case n.Select != nil || n.ReferTable != nil:
 		return nil, pgerror.Unimplemented("CREATE TABLE AS / LIKE")
@@ -148,6 +149,9 @@ func (b *builder) createTable(n *ast.CreateTableStmt, extras map[string]*sqlpars
 		} else {
 			t.Families = append(t.Families, FamilyDesc{Name: DefaultFamily, MaxVersions: 1})
 		}
+	}
+	if err := applyTableOptions(t, stmt.TableOptions); err != nil { // build_options.go
+		return nil, err
 	}
 	return &CreateTable{Desc: t, IfNotExists: n.IfNotExists}, nil
 }

@@ -169,12 +169,14 @@ func (b *builder) fromItem(ts *ast.TableSource, sc *scope, g *joinGroup) error {
 				return nil
 			}
 		}
-		if s := src.Schema.O; s != "" && s != "public" {
-			return pgerror.New(pgerror.CodeUndefinedTable, "relation \"%s.%s\" does not exist", s, name)
-		}
-		t, err := b.cat.Table(name)
+		t, err := b.lookupTable(src.Schema.O, name)
 		if err != nil {
 			return err
+		}
+		if src.AsOf != nil {
+			if t, err = b.asOf(t, src.AsOf); err != nil { // build_time.go
+				return err
+			}
 		}
 		l := &leaf{first: len(sc.cols), n: len(t.Columns), table: t}
 		l.rel = sc.addTable(t, alias)
@@ -725,7 +727,7 @@ func (b *builder) lookupAccess(l *leaf, jc []Expr, width int) *Access {
 			return x
 		}))
 	}
-	acc, _ := DeriveAccess(l.table, conj)
+	acc, _ := b.access(l.table, conj)
 	if acc.Kind == FullScan {
 		return nil
 	}
@@ -763,10 +765,13 @@ type scanRel struct {
 // slots). Its columns are settled by finishScans once the statement is
 // built.
 func (b *builder) newScan(t *TableDesc, r *rel, conds []Expr) *Scan {
-	s := &Scan{Table: t}
+	s := &Scan{Table: t, AsOf: t.AsOf}
 	var rest []Expr
-	s.Access, rest = DeriveAccess(t, conds)
+	s.Access, rest = b.access(t, conds)
 	s.Filter = andAll(rest)
+	if s.Access.Kind == FullScan {
+		s.FullScanReason = fullScanReason(t, conds)
+	}
 	for i := range t.Columns {
 		c := &t.Columns[i]
 		s.cols = append(s.cols, ResultColumn{Name: c.Name, T: c.Type})

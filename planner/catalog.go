@@ -3,6 +3,7 @@ package planner
 import (
 	"encoding/binary"
 	"fmt"
+	"time"
 
 	"github.com/widesql/widesql/planner/types"
 )
@@ -42,7 +43,38 @@ type TableDesc struct {
 	// Indexes are the secondary indexes CREATE INDEX recorded. None is
 	// built yet: queries scan.
 	Indexes []IndexDesc `json:"indexes,omitempty"`
+	// SaltBuckets > 0 salts the rowkey (WITH (salt_buckets = N)): every
+	// kv rowkey starts with one byte, SaltOf(rest of the key), and the kv
+	// table is pre-split at every bucket. The salt is not a column: the
+	// planner's keys are unsalted and exec's salted kv.Table adapter adds
+	// and strips the byte (reads of several buckets are merged in key order).
+	SaltBuckets int `json:"salt_buckets,omitempty"`
+	// Layout is LayoutTall ("", one kv row per SQL row) or LayoutWide (the
+	// last key column is a qualifier prefix inside one kv row per value of
+	// the other key columns).
+	Layout string `json:"layout,omitempty"`
+	// Virtual is set on the descriptors of system views the planner makes
+	// up (never stored): VirtualCells, VirtualVersions (of Base) or
+	// VirtualRegions. exec produces their rows.
+	Virtual string     `json:"-"`
+	Base    *TableDesc `json:"-"`
+	// AsOf is set on the copy of a descriptor that a FROM item reading
+	// AS OF TIMESTAMP gets (never stored); its scans read as of it.
+	AsOf Expr `json:"-"`
 }
+
+// Table layouts (TableDesc.Layout).
+const (
+	LayoutTall = ""
+	LayoutWide = "wide"
+)
+
+// Virtual table kinds (TableDesc.Virtual).
+const (
+	VirtualCells    = "cells"    // cells.<table>: one row per cell version
+	VirtualVersions = "versions" // versions.<table>: one row per row version
+	VirtualRegions  = "regions"  // widesql.regions: one row per region of every table
+)
 
 // IndexDesc is a recorded secondary index.
 type IndexDesc struct {
@@ -88,9 +120,14 @@ type ColumnDesc struct {
 	Identity string `json:"identity,omitempty"`
 	// Seq is the sequence of a serial or identity column; nil otherwise.
 	Seq *SequenceDesc `json:"seq,omitempty"`
-	// Hidden marks the row id column of a table without a primary key: it
-	// is not in SELECT *, not insertable, and ColumnIndex does not find it.
+	// Hidden marks the row id column of a table without a primary key and
+	// the key-expression columns: it is not in SELECT *, not insertable,
+	// and ColumnIndex does not find it.
 	Hidden bool `json:"hidden,omitempty"`
+	// Generated is the SQL text of a key expression (PRIMARY KEY
+	// ((md5(host)), ...)): the hidden key column's value is computed from
+	// the row on every write. Its Name is that text.
+	Generated string `json:"generated,omitempty"`
 }
 
 // KeyColumn is one rowkey column: an index into Columns and its order.
@@ -99,10 +136,18 @@ type KeyColumn struct {
 	Desc bool `json:"desc,omitempty"`
 }
 
-// FamilyDesc describes a column family.
+// FamilyDesc describes a column family and its options (WITH (f.versions
+// = 3, f.ttl = '7 days', f.compression = 'zstd', f.bloom = 'row')).
 type FamilyDesc struct {
 	Name        string `json:"name"`
 	MaxVersions int    `json:"max_versions,omitempty"`
+	// TTL hides cells older than it at once and drops them at compaction;
+	// 0 keeps them.
+	TTL time.Duration `json:"ttl,omitempty"`
+	// Compression is "" (the engine's default), "none", "snappy" or "zstd".
+	Compression string `json:"compression,omitempty"`
+	// Bloom is "" (default, "row"), "row" or "none".
+	Bloom string `json:"bloom,omitempty"`
 }
 
 // IsKey reports whether the column is part of the rowkey.

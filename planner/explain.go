@@ -203,6 +203,9 @@ func (s *Scan) String() string {
 		fmt.Fprintf(&b, " %d KEYS", len(s.Access.Spans))
 	}
 	b.WriteString(" ON " + s.Table.Name)
+	if s.AsOf != nil {
+		b.WriteString(" AS OF " + s.AsOf.String())
+	}
 	switch s.Access.Kind {
 	case PointGet, MultiGet:
 		keys := make([]string, len(s.Access.Spans))
@@ -226,6 +229,9 @@ func (s *Scan) String() string {
 	}
 	if s.LimitHint > 0 {
 		fmt.Fprintf(&b, " LIMIT %d", s.LimitHint)
+	}
+	if s.FullScanReason != "" {
+		b.WriteString(" (" + s.FullScanReason + ")")
 	}
 	return b.String()
 }

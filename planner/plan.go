@@ -33,7 +33,13 @@ type Scan struct {
 	// LimitHint, when > 0, is the most rows the consumer will ever pull
 	// (no filter, sort or aggregation in between).
 	LimitHint int64
-	cols      []ResultColumn
+	// AsOf, when set, reads the table as it was at this timestamptz
+	// (FROM t AS OF TIMESTAMP ...); copied from Table.AsOf.
+	AsOf Expr
+	// FullScanReason, for a FULL SCAN, says which rowkey column was not
+	// constrained and why (EXPLAIN prints it; advisor.go).
+	FullScanReason string
+	cols           []ResultColumn
 }
 
 func (s *Scan) Columns() []ResultColumn { return s.cols }

@@ -32,6 +32,36 @@ type Statement struct {
 	// ColumnAliases holds the column alias lists of FROM items, by the
 	// item's alias: (SELECT ...) AS d(a, b) (fromsyntax.go).
 	ColumnAliases map[string][]string
+	// TableOptions are CREATE TABLE's storage parameters, WITH (name =
+	// value, ...), cut out before TiDB parsing (options.go): salt_buckets,
+	// layout, and per-family fam.versions, fam.ttl, fam.compression,
+	// fam.bloom. nil if none.
+	TableOptions []TableOption
+	// AlterOptions is ALTER TABLE name SET (...) / RESET (...), parsed
+	// without TiDB (AST nil); nil otherwise.
+	AlterOptions *AlterOptions
+	// AllowFullScan is set by a trailing ALLOW FULL SCAN on a query or DML
+	// statement: it lets this statement full-scan a table even under
+	// SET widesql.full_scan = 'reject'.
+	AllowFullScan bool
+}
+
+// TableOption is one storage parameter: name = value. Name is lower-cased
+// and may be dotted (fam.ttl); Value is the literal's text (a string
+// without its quotes, a number, or a bare word), empty for RESET.
+type TableOption struct {
+	Name  string
+	Value string
+	// Pos is the 1-based character position of the name in the statement,
+	// for error messages.
+	Pos int
+}
+
+// AlterOptions is ALTER TABLE Table SET (Set...) or RESET (Reset...).
+type AlterOptions struct {
+	Table string
+	Set   []TableOption
+	Reset []string
 }
 
 // sqlMode is what makes TiDB read the rewritten text as standard SQL.
