@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/pgwire/pgerror"
@@ -42,6 +43,9 @@ type catalog struct {
 	mu     sync.RWMutex
 	tables map[string]*tableEntry
 	nextID uint32
+	// gen counts catalog changes; a prepared statement planned at an
+	// older generation is planned again before it runs.
+	gen atomic.Uint64
 }
 
 type tableEntry struct {
@@ -72,6 +76,9 @@ func openCatalog(ctx context.Context, store kv.Store, clk *clock) (*catalog, err
 			case string(cell.Qualifier) == string(qualDesc) && bytes.HasPrefix(row.Key, []byte("t/")):
 				var d planner.TableDesc
 				if err := json.Unmarshal(cell.Value, &d); err != nil {
+					return nil, pgerror.Wrap(err, pgerror.CodeDataCorrupted, "catalog entry "+string(row.Key))
+				}
+				if err := planner.CompileKeyExprs(&d); err != nil {
 					return nil, pgerror.Wrap(err, pgerror.CodeDataCorrupted, "catalog entry "+string(row.Key))
 				}
 				t, err := store.Table(ctx, d.KVName())
@@ -173,6 +180,7 @@ func (c *catalog) create(ctx context.Context, desc *planner.TableDesc, ifNotExis
 		return false, err
 	}
 	c.mu.Lock()
+	c.gen.Add(1)
 	c.tables[d.Name] = &tableEntry{desc: &d, kv: t}
 	c.nextID = d.ID + 1
 	c.mu.Unlock()
@@ -195,6 +203,7 @@ func (c *catalog) drop(ctx context.Context, name string, ifExists bool) (bool, e
 		return false, err
 	}
 	c.mu.Lock()
+	c.gen.Add(1)
 	delete(c.tables, name)
 	c.mu.Unlock()
 	return true, c.store.DropTable(ctx, e.desc.KVName())
@@ -207,4 +216,49 @@ func kvFamilies(d *planner.TableDesc) []kv.Family {
 		out[i] = kv.Family{Name: f.Name, MaxVersions: f.MaxVersions, TTL: f.TTL, Compression: f.Compression, Bloom: f.Bloom}
 	}
 	return out
+}
+
+// alter publishes nw in place of old (ALTER TABLE; helper "families",
+// exec/alter.go). Under ddlMu it checks that old is still the published
+// descriptor (40001 if another DDL got there first), runs prepare (checks
+// against the data, store family changes) and persists nw: a plain
+// overwrite of the catalog row, or, when the name changes, one atomic batch
+// moving it to the new name (42P07 if that name is taken).
+func (c *catalog) alter(ctx context.Context, old, nw *planner.TableDesc, prepare func(kv.Table) error) error {
+	c.ddlMu.Lock()
+	defer c.ddlMu.Unlock()
+	e, err := c.entry(old.Name)
+	if err != nil {
+		return err
+	}
+	if e.desc != old {
+		return pgerror.New(pgerror.CodeSerializationFailure, "could not serialize access due to a concurrent change of relation %q", old.Name)
+	}
+	if nw.Name != old.Name && c.relationExists(nw.Name) {
+		return pgerror.New(pgerror.CodeDuplicateTable, "relation %q already exists", nw.Name)
+	}
+	if err := prepare(e.kv); err != nil {
+		return err
+	}
+	if nw.Name == old.Name {
+		return c.replace(ctx, nw, e.kv)
+	}
+	enc, err := json.Marshal(nw)
+	if err != nil {
+		return err
+	}
+	err = c.sys.Apply(ctx, []kv.RowMutation{
+		{Key: []byte("t/" + nw.Name), Require: kv.RequireAbsent, Mutations: []kv.Mutation{
+			{Kind: kv.SetCell, Family: catalogFamily, Qualifier: qualDesc, Timestamp: c.clock.now(), Value: enc}}},
+		{Key: []byte("t/" + old.Name), Require: kv.RequirePresent, Mutations: []kv.Mutation{{Kind: kv.DeleteRow}}},
+	})
+	if err != nil {
+		return storageError(err)
+	}
+	c.mu.Lock()
+	c.gen.Add(1)
+	delete(c.tables, old.Name)
+	c.tables[nw.Name] = &tableEntry{desc: nw, kv: e.kv}
+	c.mu.Unlock()
+	return nil
 }

@@ -2,7 +2,10 @@ package exec
 
 import (
 	"crypto/md5"
+	"encoding/base64"
 	"encoding/hex"
+	"errors"
+	"hash/crc32"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -106,6 +109,40 @@ var stringFuncs = map[string]builtinFunc{
 	"md5": func(a []types.Datum, _ *planner.Func, _ *evalEnv) (types.Datum, error) {
 		sum := md5.Sum([]byte(a[0].S))
 		return text(hex.EncodeToString(sum[:]))
+	},
+	"decode": func(a []types.Datum, _ *planner.Func, _ *evalEnv) (types.Datum, error) {
+		var b []byte
+		var err error
+		switch strings.ToLower(a[1].S) {
+		case "hex":
+			b, err = hex.DecodeString(a[0].S)
+		case "base64":
+			b, err = base64.StdEncoding.DecodeString(strings.Join(strings.Fields(a[0].S), ""))
+		default:
+			return types.Null, pgerror.New(pgerror.CodeInvalidParameterValue, "unrecognized encoding: %q", a[1].S)
+		}
+		var bad hex.InvalidByteError
+		switch {
+		case errors.As(err, &bad):
+			return types.Null, pgerror.New(pgerror.CodeInvalidParameterValue, "invalid hexadecimal digit: %q", string(rune(bad)))
+		case errors.Is(err, hex.ErrLength):
+			return types.Null, pgerror.New(pgerror.CodeInvalidParameterValue, "invalid hexadecimal data: odd number of digits")
+		case err != nil:
+			return types.Null, pgerror.New(pgerror.CodeInvalidParameterValue, "invalid base64 data")
+		}
+		return types.NewBytea(b), nil
+	},
+	"encode": func(a []types.Datum, _ *planner.Func, _ *evalEnv) (types.Datum, error) {
+		switch strings.ToLower(a[1].S) {
+		case "hex":
+			return text(hex.EncodeToString([]byte(a[0].S)))
+		case "base64":
+			return text(base64.StdEncoding.EncodeToString([]byte(a[0].S)))
+		}
+		return types.Null, pgerror.New(pgerror.CodeInvalidParameterValue, "unrecognized encoding: %q", a[1].S)
+	},
+	"crc32": func(a []types.Datum, _ *planner.Func, _ *evalEnv) (types.Datum, error) {
+		return types.NewInt(types.Int8, int64(crc32.ChecksumIEEE([]byte(a[0].S)))), nil
 	},
 	"starts_with": func(a []types.Datum, _ *planner.Func, _ *evalEnv) (types.Datum, error) {
 		return types.NewBool(strings.HasPrefix(a[0].S, a[1].S)), nil

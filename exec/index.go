@@ -131,6 +131,7 @@ func (c *catalog) replace(ctx context.Context, d *planner.TableDesc, t kv.Table)
 		return storageError(err)
 	}
 	c.mu.Lock()
+	c.gen.Add(1)
 	c.tables[d.Name] = &tableEntry{desc: d, kv: t}
 	c.mu.Unlock()
 	return nil

@@ -80,7 +80,11 @@ func (x *executor) insert(ctx context.Context, p *planner.Insert) (int64, []Row,
 	if err != nil {
 		return 0, nil, err
 	}
-	w := &rowWriter{t: t, ts: x.eng.clock.now()}
+	ts, err := x.writeTimestamp() // scan_asof.go: the clock or SET widesql.write_timestamp
+	if err != nil {
+		return 0, nil, err
+	}
+	w := &rowWriter{t: t, ts: ts}
 	keys := make([][]byte, len(rows))
 	seen := make(map[string]int, len(rows))
 	var keep []int

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/widesql/widesql/pgwire"
@@ -20,6 +21,32 @@ type prepared struct {
 	plan       planner.Plan // nil for utility statements
 	paramTypes []types.T
 	cols       []pgwire.Column
+	declared   []types.T // the client's parameter types, for re-planning
+	gen        uint64    // catalog generation the plan was built at
+}
+
+// replan plans the statement again when DDL changed the catalog since it
+// was prepared (PostgreSQL invalidates cached plans the same way). The
+// client already has the parameter and result types: if they would
+// change, the statement fails with PostgreSQL's 0A000.
+func (p *prepared) replan() error {
+	s := p.sess
+	gen := s.eng.cat.gen.Load()
+	if p.plan == nil || gen == p.gen {
+		return nil
+	}
+	plan, pt, err := planner.BuildIn(s.eng.cat, p.stmt, p.declared, s.zone())
+	if err != nil {
+		return err
+	}
+	cols := wireColumns(plan.Columns())
+	if !slices.Equal(pt, p.paramTypes) || !slices.EqualFunc(cols, p.cols, func(a, b pgwire.Column) bool {
+		return a.Name == b.Name && a.TypeOID == b.TypeOID
+	}) {
+		return pgerror.New(pgerror.CodeFeatureNotSupported, "cached plan must not change result type")
+	}
+	p.plan, p.gen = plan, gen
+	return nil
 }
 
 func (p *prepared) ParamOIDs() []uint32 {
@@ -41,6 +68,9 @@ func (p *prepared) Bind(ctx context.Context, params [][]byte, paramFormats, resu
 	s := p.sess
 	if s.txn == 'E' && !endsTxn(p.stmt) {
 		return nil, errAborted()
+	}
+	if err := p.replan(); err != nil {
+		return nil, s.fail(err)
 	}
 	if len(params) != len(p.paramTypes) {
 		return nil, s.fail(pgerror.New(pgerror.CodeProtocolViolation,
@@ -166,6 +196,10 @@ func (pt *portal) Next(ctx context.Context) ([][]byte, error) {
 // encode renders a row in the portal's result formats into one reused
 // buffer.
 func (pt *portal) encode(row Row) [][]byte {
+	if pt.buf == nil {
+		// A nil slice would read as NULL: an empty string is not NULL.
+		pt.buf = make([]byte, 0, 64)
+	}
 	pt.buf = pt.buf[:0]
 	ends := make([]int, 0, len(row))
 	for i, d := range row {

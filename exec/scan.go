@@ -20,11 +20,19 @@ import (
 // columns from their cells, and the filter runs before the row leaves the
 // scan loop.
 type scanOp struct {
-	p     *planner.Scan
-	it    kv.RowIterator
-	env   *evalEnv
-	row   Row
-	byID  []int // column id -> column index for needed non-key columns, -1 otherwise
+	p    *planner.Scan
+	it   kv.RowIterator
+	env  *evalEnv
+	row  Row
+	byID []int // column id -> column index for needed non-key columns, -1 otherwise
+	// wt maps a column index to its write-time slot (writetime(), see
+	// planner/build_writetime.go), -1 if not needed; nil when the query
+	// reads no write time. keyWT are the needed write-time slots of key
+	// columns: the row marker's timestamp.
+	wt    []int
+	keyWT []int
+	asOf  *asOfRead // AS OF TIMESTAMP (scan_asof.go); nil for the latest versions
+	err   error     // an error of newScanOp, returned by Next
 	stats *nodeStats
 	empty bool
 }
@@ -36,6 +44,9 @@ func (x *executor) scan(p *planner.Scan) (operator, error) {
 	t, err := x.kvTable(p.Table)
 	if err != nil {
 		return nil, err
+	}
+	if p.Access.Merge {
+		t = newBucketMerge(p.Table, t) // layout.go
 	}
 	rs, empty, err := encodeAccess(p.Table, p.Access, nil, x.env)
 	if err != nil {
@@ -64,9 +75,27 @@ func newScanOp(p *planner.Scan, t kv.Table, rs kv.RowSet, env *evalEnv) *scanOp 
 	}
 	for _, ci := range p.Needed {
 		c := &p.Table.Columns[ci]
+		if src, ok := planner.WriteTimeSource(p.Table, ci); ok {
+			if o.wt == nil {
+				o.wt = make([]int, len(p.Table.Columns))
+				for i := range o.wt {
+					o.wt[i] = -1
+				}
+			}
+			o.wt[src] = ci
+			if p.Table.Columns[src].IsKey() {
+				o.keyWT = append(o.keyWT, ci)
+			}
+			continue
+		}
 		if !c.IsKey() {
 			o.byID[c.ID] = ci
 			opts.Columns = append(opts.Columns, kv.Column{Family: c.Family, Qualifier: c.Qualifier()})
+		}
+	}
+	if p.AsOf != nil {
+		if o.asOf, o.err = newAsOfRead(p, env, &opts); o.err != nil {
+			return o
 		}
 	}
 	o.it = t.Read(context.Background(), rs, opts)
@@ -77,6 +106,9 @@ func newScanOp(p *planner.Scan, t kv.Table, rs kv.RowSet, env *evalEnv) *scanOp 
 type scanStatsKey struct{ *planner.Scan }
 
 func (o *scanOp) Next(ctx context.Context) (Row, error) {
+	if o.err != nil {
+		return nil, o.err
+	}
 	if o.empty {
 		return nil, io.EOF
 	}
@@ -86,8 +118,11 @@ func (o *scanOp) Next(ctx context.Context) (Row, error) {
 				return nil, pgerror.New(pgerror.CodeQueryCanceled, "canceling statement due to user request")
 			}
 		}
-		if err := o.decode(o.it.Row()); err != nil {
-			return nil, err
+		if ok, err := o.decode(o.it.Row()); err != nil || !ok {
+			if err != nil {
+				return nil, err
+			}
+			continue // the row did not exist at the AS OF time
 		}
 		if o.p.Filter != nil {
 			ok, err := evalBool(o.p.Filter, o.row, o.env)
@@ -109,33 +144,69 @@ func (o *scanOp) Next(ctx context.Context) (Row, error) {
 	return nil, io.EOF
 }
 
-func (o *scanOp) decode(r kv.Row) error {
+// decode fills o.row from r. ok is false when, read AS OF a time, the
+// row did not exist then.
+func (o *scanOp) decode(r kv.Row) (ok bool, err error) {
 	t := o.p.Table
 	for i := range o.row {
 		o.row[i] = types.Null
 	}
-	key := r.Key
+	if err := decodeKeyInto(t, r.Key, o.row); err != nil {
+		return false, err
+	}
+	if o.asOf != nil {
+		return o.asOf.pick(r, o.row, func(c *kv.Cell) error { return o.cell(c) })
+	}
+	for i := range r.Cells {
+		if err := o.cell(&r.Cells[i]); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// decodeKeyInto decodes rowkey into the key columns' slots of row.
+func decodeKeyInto(t *planner.TableDesc, key []byte, row Row) error {
 	for _, kc := range t.Key {
 		d, rest, err := keyenc.DecodeKey(key, t.Columns[kc.Col].Type, kc.Desc)
 		if err != nil {
 			return pgerror.Wrap(err, pgerror.CodeDataCorrupted, "table "+t.Name)
 		}
-		o.row[kc.Col], key = d, rest
+		row[kc.Col], key = d, rest
 	}
-	for _, c := range r.Cells {
-		id, n := binary.Uvarint(c.Qualifier)
-		if n <= 0 || id >= uint64(len(o.byID)) || o.byID[id] < 0 {
-			continue
+	return nil
+}
+
+// cell decodes one cell version read for the row into its slot, and its
+// timestamp into the write-time slot.
+func (o *scanOp) cell(c *kv.Cell) error {
+	t := o.p.Table
+	id, n := binary.Uvarint(c.Qualifier)
+	if n <= 0 {
+		return nil
+	}
+	if id == 0 {
+		if c.Family == t.MarkerFamily {
+			for _, s := range o.keyWT {
+				o.row[s] = types.NewTimestampTZ(int64(c.Timestamp))
+			}
 		}
-		ci := o.byID[id]
-		if c.Family != t.Columns[ci].Family {
-			continue
-		}
-		d, err := keyenc.DecodeValue(c.Value, t.Columns[ci].Type)
-		if err != nil {
-			return pgerror.Wrap(err, pgerror.CodeDataCorrupted, "table "+t.Name+" column "+t.Columns[ci].Name)
-		}
-		o.row[ci] = d
+		return nil
+	}
+	if id >= uint64(len(o.byID)) || o.byID[id] < 0 {
+		return nil
+	}
+	ci := o.byID[id]
+	if c.Family != t.Columns[ci].Family {
+		return nil
+	}
+	d, err := keyenc.DecodeValue(c.Value, t.Columns[ci].Type)
+	if err != nil {
+		return pgerror.Wrap(err, pgerror.CodeDataCorrupted, "table "+t.Name+" column "+t.Columns[ci].Name)
+	}
+	o.row[ci] = d
+	if o.wt != nil && o.wt[ci] >= 0 {
+		o.row[o.wt[ci]] = types.NewTimestampTZ(int64(c.Timestamp))
 	}
 	return nil
 }

@@ -94,7 +94,7 @@ func (s *Session) Prepare(ctx context.Context, st pgwire.Statement, oids []uint3
 		}
 		declared[i] = t
 	}
-	p := &prepared{sess: s, stmt: stmt}
+	p := &prepared{sess: s, stmt: stmt, declared: declared, gen: s.eng.cat.gen.Load()}
 	if stmt.Utility != nil {
 		p.paramTypes = declared
 		p.cols = utilityColumns(stmt.Utility)

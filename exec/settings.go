@@ -149,6 +149,8 @@ func validateSetting(s setting, v string) (string, error) {
 			return "", pgerror.Unimplemented("DateStyle " + v + " (only ISO)")
 		}
 		return "ISO, MDY", nil
+	case "widesql.write_timestamp":
+		return checkWriteTimestamp(v) // scan_asof.go
 	case "TimeZone":
 		if strings.EqualFold(strings.TrimSpace(v), "local") {
 			return v, nil

@@ -124,6 +124,10 @@ func (s *Session) checkWrite(p planner.Plan) error {
 		verb = "CREATE TABLE"
 	case *planner.DropTable:
 		verb = "DROP TABLE"
+	case *planner.AlterTable:
+		verb = "ALTER TABLE"
+	case *planner.SplitTable:
+		verb = "SPLIT TABLE"
 	}
 	return pgerror.New(pgerror.CodeReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", verb)
 }
@@ -134,7 +138,7 @@ func (s *Session) ddlNotice(p planner.Plan) {
 		return
 	}
 	switch p.(type) {
-	case *planner.CreateTable, *planner.DropTable:
+	case *planner.CreateTable, *planner.DropTable, *planner.AlterTable, *planner.SplitTable:
 		s.notice("NOTICE", "00000", "widesql applies DDL at once: a ROLLBACK of this transaction will not undo it")
 	}
 }

@@ -22,12 +22,17 @@ func (x *executor) update(ctx context.Context, p *planner.Update) (int64, []Row,
 	if err != nil {
 		return 0, nil, err
 	}
-	w := &rowWriter{t: t, ts: x.eng.clock.now()}
+	ts, err := x.writeTimestamp() // scan_asof.go: the clock or SET widesql.write_timestamp
+	if err != nil {
+		op.Close()
+		return 0, nil, err
+	}
+	w := &rowWriter{t: t, ts: ts}
 	cols := make([]int, len(p.Set))
 	keyChange := false
 	for i, s := range p.Set {
 		cols[i] = s.Col
-		keyChange = keyChange || t.Columns[s.Col].IsKey()
+		keyChange = keyChange || t.AffectsKey(s.Col)
 	}
 	var batch, moved []kv.RowMutation
 	var movedRows []Row
@@ -118,6 +123,9 @@ func (x *executor) checkMoves(ctx context.Context, t *planner.TableDesc, kvt kv.
 
 // delete removes the rows its scan finds, in one batch.
 func (x *executor) delete(ctx context.Context, p *planner.Delete) (int64, []Row, error) {
+	if p.Table.Virtual == planner.VirtualCells {
+		return x.deleteCells(ctx, p) // timeviews.go
+	}
 	kvt, err := x.kvTable(p.Table)
 	if err != nil {
 		return 0, nil, err

@@ -103,11 +103,20 @@ type rowWriter struct {
 	ts kv.Timestamp
 }
 
-// key encodes a row's rowkey; a NULL key column is 23502.
+// key encodes a row's rowkey; a NULL key column is 23502. Key-expression
+// columns are computed from the row first (and stored in it, so RETURNING
+// and moves see them).
 func (w *rowWriter) key(row Row) ([]byte, error) {
 	var key []byte
 	for _, kc := range w.t.Key {
 		c := &w.t.Columns[kc.Col]
+		if e := w.t.KeyExpr(kc.Col); e != nil {
+			v, err := eval(e, row, keyExprEnv)
+			if err != nil {
+				return nil, err
+			}
+			row[kc.Col] = v
+		}
 		if row[kc.Col].IsNull() {
 			return nil, notNullError(w.t, c)
 		}
@@ -118,6 +127,10 @@ func (w *rowWriter) key(row Row) ([]byte, error) {
 	}
 	return key, nil
 }
+
+// keyExprEnv evaluates key expressions: they are immutable (planner
+// checkKeyExpr), so they read no session state.
+var keyExprEnv = &evalEnv{}
 
 func notNullError(t *planner.TableDesc, c *planner.ColumnDesc) error {
 	e := pgerror.New(pgerror.CodeNotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, t.Name)

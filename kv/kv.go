@@ -117,7 +117,11 @@ type RowMutation struct {
 	// cell, with RequirePresent only if it has one; other columns of the
 	// row do not matter. (Bigtable: CheckAndMutateRow with a column
 	// filter.) Wide-layout tables use it: one SQL row is a group of
-	// qualifiers inside a kv row.
+	// qualifiers inside a kv row. A live cell is one a read would return:
+	// deleted cells and cells past the family's TTL do not count (for
+	// row preconditions too). It needs a Require other than
+	// NoPrecondition (else ErrInvalidArgument) and an existing family
+	// (else ErrFamilyNotFound).
 	RequireColumn *Column
 }
 
@@ -172,10 +176,13 @@ type Family struct {
 	TTL time.Duration
 	// Compression of the family's data blocks on disk: "" means the
 	// engine's default (snappy for kv/lsm), "none" disables it, or
-	// "snappy" or "zstd". Engines without files ignore it.
+	// "snappy" or "zstd". Engines without files check the name and
+	// otherwise ignore it.
 	Compression string
 	// Bloom is the family's bloom filter: "" or "row" (a rowkey filter per
-	// file, the default) or "none". Engines without files ignore it.
+	// file, the default) or "none". Engines without files check the name
+	// and otherwise ignore it. Family.Validate rejects other values of
+	// both with ErrInvalidArgument.
 	Bloom string
 }
 
@@ -287,13 +294,17 @@ type Admin interface {
 	// Regions describes the table's regions in key order.
 	Regions(ctx context.Context, table string) ([]RegionInfo, error)
 	// Split adds region boundaries at keys (in any order; a key that is
-	// already a boundary is ignored). Data does not move: the new regions
-	// share the old files until compaction.
+	// already a boundary is ignored; an empty key or one longer than
+	// MaxKeySize is ErrInvalidArgument). Data does not move: the new
+	// regions share the old files until compaction. The boundaries
+	// survive a restart of a durable engine.
 	Split(ctx context.Context, table string, keys [][]byte) error
 	// SetFamilies adds the families not yet in the table and changes the
 	// options (MaxVersions, TTL, Compression, Bloom) of those that are,
-	// matched by name. Families not listed are kept unchanged. A new
-	// MaxVersions or TTL applies to reads at once.
+	// matched by name. Families not listed are kept unchanged. A lower
+	// MaxVersions or TTL applies to reads at once; which hidden versions a
+	// higher one shows again is engine-defined (none the engine has
+	// already dropped). Bad options are ErrInvalidArgument.
 	SetFamilies(ctx context.Context, table string, fams []Family) error
 }
 

@@ -3,8 +3,9 @@ package kv
 import "fmt"
 
 // Validate checks rm against the contract without looking at any rows: key
-// length, precondition and mutation kinds, millisecond-aligned timestamps,
-// and (through hasFamily) that every family exists. Errors wrap
+// length, precondition and mutation kinds (a RequireColumn needs a
+// Require), millisecond-aligned timestamps, and (through hasFamily) that
+// every family exists, RequireColumn's included. Errors wrap
 // ErrInvalidArgument or ErrFamilyNotFound. Every engine validates a batch
 // with it before applying anything.
 func (rm *RowMutation) Validate(hasFamily func(string) bool) error {
@@ -13,6 +14,14 @@ func (rm *RowMutation) Validate(hasFamily func(string) bool) error {
 	}
 	if rm.Require > RequirePresent {
 		return fmt.Errorf("unknown precondition %d: %w", rm.Require, ErrInvalidArgument)
+	}
+	if c := rm.RequireColumn; c != nil {
+		if rm.Require == NoPrecondition {
+			return fmt.Errorf("RequireColumn without a precondition: %w", ErrInvalidArgument)
+		}
+		if !hasFamily(c.Family) {
+			return fmt.Errorf("RequireColumn family %q: %w", c.Family, ErrFamilyNotFound)
+		}
 	}
 	for j := range rm.Mutations {
 		if err := rm.Mutations[j].validate(hasFamily); err != nil {

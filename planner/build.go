@@ -29,6 +29,7 @@ func BuildIn(cat Catalog, stmt *sqlparse.Statement, paramTypes []types.T, loc *t
 	pt := &ParamTypes{Types: make([]types.T, n)}
 	copy(pt.Types, paramTypes)
 	b := &builder{cat: cat, params: pt, loc: loc, columnAliases: stmt.ColumnAliases}
+	b.writeTimes = callsWriteTime(stmt.AST) // build_writetime.go
 	p, err := b.stmt(stmt)
 	if err != nil {
 		return nil, nil, err
@@ -138,8 +139,8 @@ func (b *builder) tableSource(refs *ast.TableRefsClause) (*scope, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.Virtual != "" {
-		return nil, pgerror.New(pgerror.CodeWrongObjectType, "cannot change system view \"%s.%s\"", tn.Schema.O, tn.Name.O)
+	if t.Virtual != "" && t.Virtual != VirtualCells {
+		return nil, writableView(t, "") // build_time.go; DELETE FROM cells.<t> deletes cells
 	}
 	alias := t.Name
 	if ts.AsName.O != "" {

@@ -106,8 +106,16 @@ func (b *builder) createTable(n *ast.CreateTableStmt, stmt *sqlparse.Statement) 
 		addRowID(t)
 	}
 	for pos, part := range pk {
-		if part.Expr != nil || part.Column == nil {
-			return nil, pgerror.Unimplemented("expressions in PRIMARY KEY")
+		if part.Expr != nil {
+			i, err := b.keyExprColumn(t, part.Expr, pos) // build_keyexpr.go
+			if err != nil {
+				return nil, err
+			}
+			t.Key = append(t.Key, KeyColumn{Col: i, Desc: part.Desc})
+			continue
+		}
+		if part.Column == nil {
+			return nil, pgerror.Unimplemented("this PRIMARY KEY part")
 		}
 		i := t.ColumnIndex(part.Column.Name.O)
 		if i < 0 {
@@ -151,6 +159,9 @@ func (b *builder) createTable(n *ast.CreateTableStmt, stmt *sqlparse.Statement) 
 		}
 	}
 	if err := applyTableOptions(t, stmt.TableOptions); err != nil { // build_options.go
+		return nil, err
+	}
+	if err := CompileKeyExprs(t); err != nil {
 		return nil, err
 	}
 	return &CreateTable{Desc: t, IfNotExists: n.IfNotExists}, nil

@@ -88,6 +88,9 @@ func (b *builder) update(n *ast.UpdateStmt, ret []*ast.SelectField) (Plan, error
 	if err != nil {
 		return nil, err
 	}
+	if err := writableView(sc.table, "UPDATE"); err != nil {
+		return nil, err
+	}
 	set, err := b.setItems(n.List, sc)
 	if err != nil {
 		return nil, err

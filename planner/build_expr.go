@@ -30,6 +30,9 @@ type builder struct {
 	cat           Catalog
 	params        *ParamTypes
 	loc           *time.Location // the session zone for folding literals (nil: UTC)
+	// writeTimes is set when the statement calls writetime(): its FROM
+	// tables get write-time slots (build_writetime.go).
+	writeTimes bool
 }
 
 func (b *builder) param(n int) *Param {

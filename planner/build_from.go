@@ -178,6 +178,9 @@ func (b *builder) fromItem(ts *ast.TableSource, sc *scope, g *joinGroup) error {
 				return err
 			}
 		}
+		if t.Virtual == "" && b.writeTimesWanted() {
+			t = withWriteTimes(t) // build_writetime.go: hidden write-time slots
+		}
 		l := &leaf{first: len(sc.cols), n: len(t.Columns), table: t}
 		l.rel = sc.addTable(t, alias)
 		if al := b.columnAliases[alias]; al != nil {
@@ -380,7 +383,7 @@ func (b *builder) planOuter(l *leaf, sc *scope, whereL, whereR []Expr) (Plan, er
 		rl := rg.leaves[0]
 		if acc := b.lookupAccess(rl, joinConds, mid-first); acc != nil {
 			scan := *rl.scan
-			scan.Access = *acc
+			scan.Access, scan.FullScanReason = *acc, ""
 			scan.Filter = andAll(rl.local)
 			b.scans = append(b.scans, scanRel{&scan, rl.rel})
 			rc := make([]ResultColumn, width)
@@ -629,7 +632,7 @@ func (b *builder) planGroup(g *joinGroup, conds []Expr, sc *scope, base int) (Pl
 		cols = append(cols, sc.cols[l.first:l.first+l.n]...)
 		if acc := b.lookupAccess(l, jc, width); acc != nil && bounded {
 			scan := *l.scan
-			scan.Access = *acc
+			scan.Access, scan.FullScanReason = *acc, ""
 			scan.Filter = andAll(l.local)
 			b.scans = append(b.scans, scanRel{&scan, l.rel})
 			rc := make([]ResultColumn, len(cols))

@@ -203,6 +203,9 @@ func (b *builder) funcCall(n *ast.FuncCallExpr, sc *scope) (Expr, error) {
 	if name == "pg_cast" {
 		return b.cast(n, sc)
 	}
+	if name == "writetime" {
+		return b.writetime(n, sc) // build_writetime.go
+	}
 	switch name { // the sqlparse bridge's forms (sqlparse.PgOp, PgArray, PgAnyOp, PgAllOp)
 	case "pg_op":
 		return b.pgOp(n, sc)

@@ -43,6 +43,9 @@ var builtins = map[string][]overload{
 	"repeat":      {sig(tText, tText, tInt4)},
 	"reverse":     {sig(tText, tText)},
 	"md5":         {sig(tText, tText), sig(tText, tBytea)},
+	"crc32":       {sig(tInt8, tText), sig(tInt8, tBytea)}, // widesql (as MySQL): a hash for key buckets
+	"decode":      {sig(tBytea, tText, tText)},
+	"encode":      {sig(tText, tBytea, tText)},
 	"starts_with": {sig(tBool, tText, tText)},
 	"ascii":       {sig(tInt4, tText)},
 	"chr":         {sig(tText, tInt4)},

@@ -25,6 +25,9 @@ func (b *builder) insert(n *ast.InsertStmt, stmt *sqlparse.Statement) (Plan, err
 	if err != nil {
 		return nil, err
 	}
+	if err := writableView(sc.table, "INSERT"); err != nil {
+		return nil, err
+	}
 	ex := stmt.Insert
 	if ex == nil {
 		ex = &sqlparse.InsertExtras{}

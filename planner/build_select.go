@@ -329,6 +329,10 @@ func elideSort(s *Scan, exprs []Expr, keys []SortKey) bool {
 			}
 			fixed++
 		}
+	} else if s.Access.Enumerated > 0 {
+		// One span per bucket of the first key part: merged, the buckets
+		// read as one, and the parts every span fixes alike stay fixed.
+		fixed = sameEqPrefix(s.Access.Spans, 1)
 	}
 	pos, reverse := 0, false
 	for i, k := range keys {
@@ -354,7 +358,25 @@ func elideSort(s *Scan, exprs []Expr, keys []SortKey) bool {
 		pos++
 	}
 	s.Reverse = reverse
+	s.Access.Merge = s.Access.Enumerated > 0 && len(s.Access.Spans) > 1
 	return true
+}
+
+// sameEqPrefix counts the key parts from position from on that every span
+// fixes to the same expression, plus from itself.
+func sameEqPrefix(spans []Span, from int) int {
+	n := from
+	for {
+		for _, sp := range spans {
+			if len(sp.Eq) <= n || sp.Eq[n].String() != spans[0].Eq[n].String() {
+				return n
+			}
+			if _, ok := sp.Eq[n].(*ElemsOf); ok {
+				return n
+			}
+		}
+		n++
+	}
 }
 
 // outputName names a result column as PostgreSQL does.

@@ -61,6 +61,9 @@ type TableDesc struct {
 	// AsOf is set on the copy of a descriptor that a FROM item reading
 	// AS OF TIMESTAMP gets (never stored); its scans read as of it.
 	AsOf Expr `json:"-"`
+	// keyExprs holds the compiled key expressions by column index
+	// (CompileKeyExprs, KeyExpr).
+	keyExprs map[int]Expr
 }
 
 // Table layouts (TableDesc.Layout).

@@ -3,6 +3,9 @@ package planner
 import (
 	"fmt"
 	"strings"
+
+	"github.com/widesql/widesql/planner/keyenc"
+	"github.com/widesql/widesql/planner/types"
 )
 
 // ExplainLines renders a plan as EXPLAIN text: one line per operator,
@@ -198,11 +201,26 @@ func describeNode(p Plan) (string, Plan) {
 //	RANGE SCAN ON follows [/'alice' - /'alice'] FAMILIES (d) FILTER (w > 1)
 func (s *Scan) String() string {
 	var b strings.Builder
-	b.WriteString(s.Access.Kind.String())
+	t := s.Table
+	if n := s.ways(); n > 1 {
+		fmt.Fprintf(&b, "%d-WAY ", n)
+	}
+	wideGet := t.Layout == LayoutWide && s.Access.Kind == RangeScan && s.spansFix(len(t.Key)-1)
+	if wideGet {
+		b.WriteString("WIDE ROW GET")
+	} else {
+		b.WriteString(s.Access.Kind.String())
+	}
 	if s.Access.Kind == MultiGet && !hasElemsOf(spanKeys(s.Access.Spans)) {
 		fmt.Fprintf(&b, " %d KEYS", len(s.Access.Spans))
 	}
-	b.WriteString(" ON " + s.Table.Name)
+	b.WriteString(" ON " + t.Name)
+	if t.Layout == LayoutWide && !wideGet {
+		b.WriteString(" IN WIDE ROWS")
+	}
+	if t.Virtual == "" {
+		b.WriteString(" ROWKEY " + t.KeyLength() + " BYTES")
+	}
 	if s.AsOf != nil {
 		b.WriteString(" AS OF " + s.AsOf.String())
 	}
@@ -214,16 +232,30 @@ func (s *Scan) String() string {
 		}
 		b.WriteString(" KEY " + strings.Join(keys, ", "))
 	case RangeScan:
-		spans := make([]string, len(s.Access.Spans))
+		var spans []string
+		seen := map[string]bool{}
 		for i := range s.Access.Spans {
-			spans[i] = s.Access.Spans[i].String()
+			sp := s.Access.Spans[i]
+			if s.Access.Enumerated > 0 {
+				// One span per bucket: show the shape once, the bucket as *.
+				sp.Eq = append([]Expr{bucketMark{}}, sp.Eq[1:]...)
+			}
+			if txt := sp.String(); !seen[txt] {
+				seen[txt] = true
+				spans = append(spans, txt)
+			}
 		}
 		b.WriteString(" " + strings.Join(spans, ", "))
+	}
+	if s.Access.Merge {
+		b.WriteString(" MERGED")
 	}
 	if s.Reverse {
 		b.WriteString(" REVERSE")
 	}
-	b.WriteString(" FAMILIES (" + strings.Join(s.Families, ", ") + ")")
+	if t.Virtual != VirtualRegions {
+		b.WriteString(" FAMILIES (" + strings.Join(s.Families, ", ") + ")")
+	}
 	if s.Filter != nil {
 		b.WriteString(" FILTER " + s.Filter.String())
 	}
@@ -278,4 +310,113 @@ func spanKeys(spans []Span) [][]Expr {
 		out[i] = sp.Eq
 	}
 	return out
+}
+
+// ways is how many independent bounded scans serve the access: one per
+// salt bucket for a range or full scan of a salted table, times one per
+// enumerated bucket of the first key part.
+func (s *Scan) ways() int {
+	n := 1
+	if s.Table.SaltBuckets > 1 && (s.Access.Kind == RangeScan || s.Access.Kind == FullScan) {
+		n = s.Table.SaltBuckets
+	}
+	if s.Access.Enumerated > 0 {
+		buckets := map[string]bool{}
+		for _, sp := range s.Access.Spans {
+			buckets[sp.Eq[0].String()] = true
+		}
+		n *= len(buckets)
+	}
+	return n
+}
+
+// spansFix reports whether every span fixes at least n key parts.
+func (s *Scan) spansFix(n int) bool {
+	for _, sp := range s.Access.Spans {
+		if len(sp.Eq) < n {
+			return false
+		}
+	}
+	return len(s.Access.Spans) > 0
+}
+
+// bucketMark stands for an enumerated key part in EXPLAIN's spans.
+type bucketMark struct{}
+
+func (bucketMark) Type() types.T  { return types.TUnknown }
+func (bucketMark) String() string { return "*" }
+
+// KeyLength renders the length of t's encoded kv rowkey: "9", "3-12" or
+// "11+" when a part is unbounded. It counts the salt byte; in the wide
+// layout the last key column is a qualifier, not part of the rowkey.
+func (t *TableDesc) KeyLength() string {
+	lo, hi := 0, 0
+	if t.SaltBuckets > 0 {
+		lo, hi = 1, 1
+	}
+	parts := t.Key
+	if t.Layout == LayoutWide && len(parts) > 1 {
+		parts = parts[:len(parts)-1]
+	}
+	for _, kc := range parts {
+		l, h := keyenc.KeyWidth(t.Columns[kc.Col].Type)
+		if e := t.keyExprs[kc.Col]; e != nil {
+			if n, ok := textLen(e); ok {
+				l, h = 2, n+2 // text of at most n bytes, terminated
+				if exactLen(e) {
+					l = h
+				}
+			}
+		}
+		lo += l
+		if hi >= 0 && h >= 0 {
+			hi += h
+		} else {
+			hi = -1
+		}
+	}
+	switch {
+	case hi < 0:
+		return fmt.Sprintf("%d+", lo)
+	case hi != lo:
+		return fmt.Sprintf("%d-%d", lo, hi)
+	}
+	return fmt.Sprint(lo)
+}
+
+// textLen bounds the byte length of a text key expression when it is
+// known: md5() is 32 hex digits, left(x, n) at most n characters of x.
+func textLen(e Expr) (int, bool) {
+	f, ok := e.(*Func)
+	if !ok {
+		return 0, false
+	}
+	switch f.Name {
+	case "md5":
+		return 32, true
+	case "left":
+		k, isConst := f.Args[1].(*Const)
+		if !isConst || k.D.IsNull() || k.D.I < 0 {
+			return 0, false
+		}
+		if n, ok := textLen(f.Args[0]); ok && n < int(k.D.I) {
+			return n, true
+		}
+		if _, ok := textLen(f.Args[0]); ok {
+			return int(k.D.I), true // hex digits: one byte per character
+		}
+		return int(k.D.I) * 4, true
+	}
+	return 0, false
+}
+
+// exactLen reports whether textLen's bound is also the length: a hash.
+func exactLen(e Expr) bool {
+	f := e.(*Func)
+	if f.Name == "md5" {
+		return true
+	}
+	n, _ := textLen(f.Args[0])
+	k := f.Args[1].(*Const)
+	return f.Name == "left" && n >= int(k.D.I) && exactLen(f.Args[0])
 }

@@ -31,6 +31,13 @@ const MaxKeys = 1024
 type Access struct {
 	Kind  AccessKind
 	Spans []Span
+	// Enumerated is 1 when the planner enumerated the values of the first
+	// key part (a bucket expression such as ts % 100): the spans differ in
+	// it, so they come back in bucket order unless Merge is set.
+	Enumerated int
+	// Merge asks exec to merge the spans of different first-part values
+	// into the order of the rest of the key (ORDER BY relies on it).
+	Merge bool
 }
 
 // Span constrains a prefix of the rowkey. Eq fixes key columns

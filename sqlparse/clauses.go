@@ -70,6 +70,22 @@ func explainPrefix(src string, toks []token) ([]token, int, error) {
 	return prefix, i, nil
 }
 
+// cutAllowFullScan removes a trailing ALLOW FULL SCAN from a SELECT,
+// UPDATE, DELETE or INSERT (the statement at toks[bodyAt:], after any
+// EXPLAIN prefix) and reports whether it was there. Anywhere else the words
+// are left for TiDB, which rejects them. At least one token remains.
+func cutAllowFullScan(toks []token, bodyAt int) ([]token, bool) {
+	n := len(toks)
+	if n-3 <= bodyAt || !toks[n-3].is("allow") || !toks[n-2].is("full") || !toks[n-1].is("scan") {
+		return toks, false
+	}
+	switch b := toks[bodyAt]; {
+	case b.is("select") || b.is("with") || b.isOp("(") || b.is("update") || b.is("delete") || b.is("insert"):
+		return toks[:n-3], true
+	}
+	return toks, false
+}
+
 // cutClauses removes a depth-0 ON CONFLICT and RETURNING from the body of
 // an INSERT, UPDATE or DELETE. It returns the remaining tokens and the cut
 // pieces (nil when absent); onConflict starts after "ON CONFLICT".

@@ -88,7 +88,21 @@ func run(cmd, input string) string {
 					ix.Drop, ix.Unique, ix.IfNotExists, ix.IfExists, ix.Name, ix.Names, ix.Table, ix.Columns, ix.Method, ix.Partial)
 				continue
 			}
+			if a := st.AlterOptions; a != nil {
+				fmt.Fprintf(&b, "alter options table=%q ifexists=%v reset=%q\n", a.Table, a.IfExists, a.Reset)
+				for _, o := range a.Set {
+					fmt.Fprintf(&b, "set %s=%q at %d\n", o.Name, o.Value, o.Pos)
+				}
+				continue
+			}
 			fmt.Fprintf(&b, "%s\n", restore(st.AST))
+			for _, o := range st.TableOptions {
+				fmt.Fprintf(&b, "option %s=%q at %d\n", o.Name, o.Value, o.Pos)
+			}
+			if st.AllowFullScan {
+				b.WriteString("allow full scan\n")
+			}
+			b.WriteString(rowkeyDetails(st.AST))
 			if sel, ok := st.AST.(*ast.SelectStmt); ok && sel.OrderBy != nil {
 				b.WriteString("nulls first:")
 				for _, it := range sel.OrderBy.Items {
@@ -166,6 +180,78 @@ func run(cmd, input string) string {
 	}
 	return b.String()
 }
+
+// rowkeyDetails prints the AST fields the planner reads for issue 6's
+// syntax that restore does not show: key parts of a PRIMARY KEY with an
+// expression or DESC, AS OF clauses, and the kind of a SHOW.
+func rowkeyDetails(n ast.Node) string {
+	var b strings.Builder
+	switch n := n.(type) {
+	case *ast.CreateTableStmt:
+		for _, c := range n.Constraints {
+			if c.Tp != ast.ConstraintPrimaryKey {
+				continue
+			}
+			show := false
+			for _, k := range c.Keys {
+				show = show || k.Expr != nil || k.Desc
+			}
+			if !show {
+				continue
+			}
+			b.WriteString("primary key:")
+			for _, k := range c.Keys {
+				if k.Expr != nil {
+					fmt.Fprintf(&b, " expr(%T %s)", k.Expr, restore(k.Expr))
+				} else {
+					fmt.Fprintf(&b, " col(%s)", k.Column.Name.O)
+				}
+				if k.Desc {
+					b.WriteString(" desc")
+				}
+			}
+			b.WriteString("\n")
+		}
+	case *ast.ShowStmt:
+		tp := map[ast.ShowStmtType]string{ast.ShowCreateTable: "ShowCreateTable", ast.ShowRegions: "ShowRegions"}[n.Tp]
+		fmt.Fprintf(&b, "show %s table=%q.%q index=%q where=%v\n", tp, n.Table.Schema.O, n.Table.Name.O, n.IndexName.O, n.Where != nil)
+	case *ast.AlterTableStmt:
+		for _, sp := range n.Specs {
+			tp := map[ast.AlterTableType]string{ast.AlterTableAddColumns: "AddColumns", ast.AlterTableDropColumn: "DropColumn",
+				ast.AlterTableRenameColumn: "RenameColumn", ast.AlterTableRenameTable: "RenameTable"}[sp.Tp]
+			fmt.Fprintf(&b, "spec %s ifexists=%v ifnotexists=%v", tp, sp.IfExists, sp.IfNotExists)
+			for _, c := range sp.NewColumns {
+				fmt.Fprintf(&b, " newcol=%q.%q", c.Name.Table.O, c.Name.Name.O)
+			}
+			if sp.OldColumnName != nil {
+				fmt.Fprintf(&b, " oldcol=%q.%q", sp.OldColumnName.Table.O, sp.OldColumnName.Name.O)
+			}
+			if sp.NewColumnName != nil {
+				fmt.Fprintf(&b, " newname=%q", sp.NewColumnName.Name.O)
+			}
+			if sp.NewTable != nil {
+				fmt.Fprintf(&b, " newtable=%q", sp.NewTable.Name.O)
+			}
+			b.WriteString("\n")
+		}
+	}
+	if n != nil {
+		v := &asOfCollector{b: &b}
+		n.Accept(v)
+	}
+	return b.String()
+}
+
+type asOfCollector struct{ b *strings.Builder }
+
+func (c *asOfCollector) Enter(n ast.Node) (ast.Node, bool) {
+	if tn, ok := n.(*ast.TableName); ok && tn.AsOf != nil {
+		fmt.Fprintf(c.b, "as of %s: %T %s\n", tn.Name.O, tn.AsOf.TsExpr, restore(tn.AsOf.TsExpr))
+	}
+	return n, false
+}
+
+func (c *asOfCollector) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 func fmtUtility(u *Utility) string {
 	s := u.Kind.String()

@@ -59,7 +59,7 @@ func rewriteDDLTypes(src string, toks []token) (_ []token, extras map[string]*Co
 			}
 			out = append(out, t)
 		}
-		return out, extras, nil
+		return wrapKeyCalls(out), extras, nil
 	}
 	depth := 0
 	for j := 0; j < len(rest); j++ {
@@ -127,4 +127,71 @@ func columnDef(src string, toks []token, j int, out []token, extras map[string]*
 		extras[toks[k-1].val] = &ex
 	}
 	return next, out, nil
+}
+
+// wrapKeyCalls parenthesizes the function calls written as key parts of a
+// table's PRIMARY KEY (md5(a), b): PostgreSQL's CREATE INDEX accepts a bare
+// call as a key expression, TiDB only a parenthesized one, so both spellings
+// come out as IndexPartSpecification.Expr.
+func wrapKeyCalls(toks []token) []token {
+	for j := 0; j+2 < len(toks); j++ {
+		if !toks[j].is("primary") || !toks[j+1].is("key") || !toks[j+2].isOp("(") {
+			continue
+		}
+		out := append([]token(nil), toks[:j+3]...)
+		k, depth, start := j+3, 1, true
+		for ; k < len(toks) && depth > 0; k++ {
+			t := toks[k]
+			if start && depth == 1 {
+				if end := keyCallEnd(toks, k); end > 0 {
+					out = append(out, synth("(", t))
+					out = append(out, toks[k:end]...)
+					out = append(out, synthGlued(")", toks[end-1]))
+					k = end - 1
+					start = false
+					continue
+				}
+			}
+			start = false
+			switch {
+			case t.isOp("("):
+				depth++
+			case t.isOp(")"):
+				depth--
+			case t.isOp(",") && depth == 1:
+				start = true
+			}
+			out = append(out, t)
+		}
+		return append(out, toks[k:]...)
+	}
+	return toks
+}
+
+// keyCallEnd returns the index after a call name[.name](...) starting at
+// toks[k], or 0 if none starts there.
+func keyCallEnd(toks []token, k int) int {
+	isWord := func(i int) bool { return i < len(toks) && (toks[i].kind == tkIdent || toks[i].kind == tkQIdent) }
+	if !isWord(k) {
+		return 0
+	}
+	k++
+	for k+1 < len(toks) && toks[k].isOp(".") && isWord(k+1) {
+		k += 2
+	}
+	if k >= len(toks) || !toks[k].isOp("(") {
+		return 0
+	}
+	depth := 0
+	for ; k < len(toks); k++ {
+		switch {
+		case toks[k].isOp("("):
+			depth++
+		case toks[k].isOp(")"):
+			if depth--; depth == 0 {
+				return k + 1
+			}
+		}
+	}
+	return 0
 }

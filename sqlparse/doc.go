@@ -15,9 +15,13 @@
 //	     |        unquoted identifiers folded to lower case; split at ';'
 //	     v
 //	2. intercept  utility.go: BEGIN/COMMIT/ROLLBACK/SAVEPOINT/SET/SHOW/RESET/
-//	     |        DISCARD/DEALLOCATE become a *Utility and stop here
+//	     |        DISCARD/DEALLOCATE become a *Utility and stop here (but
+//	     |        SHOW CREATE TABLE t and SHOW TABLE t REGIONS go on);
+//	     |        index.go: CREATE/DROP INDEX; options.go: ALTER TABLE
+//	     |        SET/RESET (...) become an IndexStmt / AlterOptions
 //	     v
-//	3. rewrite    clauses.go: EXPLAIN options, cut ON CONFLICT and RETURNING
+//	3. rewrite    clauses.go: EXPLAIN options, cut ALLOW FULL SCAN, ON
+//	     |        CONFLICT and RETURNING; options.go: cut WITH (...)
 //	     |        ddl.go: PostgreSQL column types -> TiDB types (table below)
 //	     |        rewrite.go, in this order, over the remaining tokens:
 //	     |          operators.go  OPERATOR(pg_catalog.op) -> op; COLLATE
@@ -103,6 +107,44 @@
 // (one of year, month, day, hour, minute, second) becomes pg_cast('n
 // unit', 'interval'), dropping a fraction below the unit as PostgreSQL's
 // qualifier does; qualifiers with TO and non-numeric literals are 0A000.
+//
+// # Rowkey design syntax
+//
+// widesql's storage syntax, in PostgreSQL's spelling where PostgreSQL has
+// one and in TiDB's where only TiDB has it:
+//
+//	CREATE TABLE t (...) WITH (salt_buckets = 8, layout = 'wide',
+//	    d.versions = 3, d.ttl = '7 days', d.compression = 'zstd',
+//	    d.bloom = 'row')
+//	    PostgreSQL's storage parameters, cut out into
+//	    Statement.TableOptions. A name is a word or fam.word (quoted parts
+//	    keep their case); a value is a string (its contents), a signed
+//	    number (its text) or a bare word (TRUE, off, ...); a name alone
+//	    means "true". A name given twice is 22023, as in PostgreSQL. The
+//	    planner validates names and values.
+//	ALTER TABLE [IF EXISTS] [ONLY] t SET (name = value, ...)
+//	ALTER TABLE [IF EXISTS] [ONLY] t RESET (name, ...)
+//	    Statement.AlterOptions, AST nil; alone only (with other
+//	    subcommands 0A000); a value in RESET is 42601 as in PostgreSQL.
+//	    Other ALTER TABLE forms (ADD COLUMN f.c T, DROP COLUMN, RENAME
+//	    COLUMN, RENAME TO) go to TiDB.
+//	PRIMARY KEY ((md5(a)), (ts % 100), b DESC)
+//	    key expressions, IndexPartSpecification.Expr; a bare call as a key
+//	    part, PRIMARY KEY (md5(a), b), is parenthesized first, as
+//	    PostgreSQL's CREATE INDEX accepts it.
+//	FROM t [[AS] alias] AS OF TIMESTAMP expr
+//	    TiDB's clause, after the alias: ast.TableName.AsOf. TIMESTAMP is
+//	    kept as the keyword, and a string right after it becomes
+//	    pg_cast('...', 'timestamptz').
+//	SHOW CREATE TABLE t, SHOW TABLE t REGIONS
+//	    TiDB's ast.ShowStmt (ShowCreateTable, ShowRegions); only these
+//	    exact forms, every other SHOW names a setting.
+//	SPLIT TABLE t BY (v, ...), ... | BETWEEN (v, ...) AND (v, ...) REGIONS n
+//	    TiDB's ast.SplitRegionStmt.
+//	SELECT | INSERT | UPDATE | DELETE ... ALLOW FULL SCAN
+//	    the last three words of the statement (after EXPLAIN's prefix,
+//	    LIMIT, RETURNING, ON CONFLICT) set Statement.AllowFullScan;
+//	    anywhere else they are a syntax error.
 //
 // # Unsupported syntax
 //

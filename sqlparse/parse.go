@@ -52,16 +52,17 @@ type Statement struct {
 type TableOption struct {
 	Name  string
 	Value string
-	// Pos is the 1-based character position of the name in the statement,
-	// for error messages.
+	// Pos is the 1-based character position of the name in the whole
+	// query string (as pgerror positions are), for error messages.
 	Pos int
 }
 
 // AlterOptions is ALTER TABLE Table SET (Set...) or RESET (Reset...).
 type AlterOptions struct {
-	Table string
-	Set   []TableOption
-	Reset []string
+	Table    string // as written, without a "public." prefix
+	IfExists bool   // ALTER TABLE IF EXISTS: a missing table is a NOTICE
+	Set      []TableOption
+	Reset    []string
 }
 
 // sqlMode is what makes TiDB read the rewritten text as standard SQL.
@@ -127,12 +128,21 @@ func parseOne(p *parser.Parser, src string, toks []token) (Statement, error) {
 	if st.Index, err = parseIndexStmt(src, toks); err != nil || st.Index != nil {
 		return st, err
 	}
+	if st.AlterOptions, err = parseAlterOptions(src, toks); err != nil || st.AlterOptions != nil { // options.go
+		return st, err
+	}
 	prefix, bodyAt, err := explainPrefix(src, toks)
 	if err != nil {
 		return st, err
 	}
+	if toks, st.AllowFullScan = cutAllowFullScan(toks, bodyAt); st.AllowFullScan {
+		last = toks[len(toks)-1]
+	}
 	body, conflict, returning, onAt := cutClauses(toks[bodyAt:])
 	if body, st.Insert, err = cutInsertExtras(src, body); err != nil {
+		return st, err
+	}
+	if body, st.TableOptions, err = cutTableOptions(src, body); err != nil { // options.go
 		return st, err
 	}
 	if body, st.Columns, err = rewriteDDLTypes(src, body); err != nil {

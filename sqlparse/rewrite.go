@@ -180,6 +180,18 @@ func rewrite(src string, toks []token) ([]token, error) {
 				closers = closers[:n-1]
 			}
 			w.out = append(w.out, t)
+		case t.is("as") && i+2 < len(toks) && toks[i+1].is("of") && toks[i+2].is("timestamp"):
+			// FROM t [alias] AS OF TIMESTAMP expr is TiDB's own grammar:
+			// TIMESTAMP stays a keyword, and a string right after it is the
+			// point in time, read as timestamptz.
+			w.out = append(w.out, t, toks[i+1], toks[i+2])
+			i += 2
+			if i+1 < len(toks) && toks[i+1].kind == tkString {
+				lit := toks[i+1]
+				w.out = append(w.out, synth("pg_cast", lit), synthGlued("(", lit), lit,
+					synthGlued(",", lit), synth("'timestamptz'", lit), synthGlued(")", lit))
+				i++
+			}
 		case t.is("as") && len(castDepth) > 0 && castDepth[len(castDepth)-1]:
 			ty, next, ok := parseTypeName(toks, i+1)
 			if !ok || next >= len(toks) || !toks[next].isOp(")") {

@@ -170,6 +170,8 @@ func intercept(src string, toks []token) (*Utility, error) {
 		return p.done(u)
 	case first.is("set"):
 		return p.set()
+	case first.is("show") && showForTiDB(src, toks):
+		return nil, nil
 	case first.is("reset") || first.is("show"):
 		u := &Utility{Kind: Reset}
 		if first.is("show") {
@@ -217,6 +219,24 @@ func intercept(src string, toks []token) (*Utility, error) {
 		return p.done(u)
 	}
 	return nil, nil
+}
+
+// showForTiDB reports whether a SHOW is one of the two table forms TiDB
+// parses: SHOW CREATE TABLE name and SHOW TABLE name REGIONS (names may be
+// schema-qualified). Every other SHOW names a setting.
+func showForTiDB(src string, toks []token) bool {
+	p := &utilParser{src: src, toks: toks, i: 1}
+	regions := !p.accept("create")
+	if !p.accept("table") {
+		return false
+	}
+	if _, err := p.dottedName(); err != nil {
+		return false
+	}
+	if regions && !p.accept("regions") {
+		return false
+	}
+	return p.i == len(toks) || (regions && p.accept("where"))
 }
 
 // txnModes reads transaction modes, optionally comma-separated.

@@ -421,7 +421,7 @@ func TestExplainAnalyze(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []*regexp.Regexp{
-		regexp.MustCompile(`^RANGE SCAN ON follows \[/'a' - /'a'\] FAMILIES \(d\) FILTER \(w > 1\)  \(actual rows=1 rows_read=2 cells_read=\d+ time=[0-9.]+ms\)$`),
+		regexp.MustCompile(`^RANGE SCAN ON follows ROWKEY 4\+ BYTES \[/'a' - /'a'\] FAMILIES \(d\) FILTER \(w > 1\)  \(actual rows=1 rows_read=2 cells_read=\d+ time=[0-9.]+ms\)$`),
 		regexp.MustCompile(`^Execution Time: [0-9.]+ms$`),
 	}
 	if len(lines) != len(want) {

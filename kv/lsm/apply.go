@@ -2,6 +2,7 @@ package lsm
 
 import (
 	"context"
+	"time"
 
 	"github.com/widesql/widesql/kv"
 )
@@ -117,8 +118,9 @@ func (h *Table) Apply(ctx context.Context, batch []kv.RowMutation) error {
 		}
 	}
 	kick := s.memBytes.Load() > s.opts.MemoryBudget
+	now := time.Now()
 	for _, w := range touched {
-		w.r.writes.Add(w.n)
+		w.r.writes.Add(w.n, now)
 		kick = kick || s.memSize(w.r) >= s.opts.MemtableSize
 	}
 	if kick {
@@ -184,5 +186,6 @@ func (s *Store) kick() {
 }
 
 func validateRowMutation(t *table, rm *kv.RowMutation) error {
-	return rm.Validate(func(f string) bool { _, ok := t.famIdx[f]; return ok })
+	fs := t.families()
+	return rm.Validate(func(f string) bool { _, ok := fs.idx[f]; return ok })
 }

@@ -16,10 +16,12 @@ func (s *Store) Compact(ctx context.Context) error {
 	return s.compactNeeded(ctx, true)
 }
 
+// storeRef names one family store of a region. The family goes by name:
+// SetFamilies may renumber the families while a compaction runs.
 type storeRef struct {
-	t  *table
-	r  *region
-	fi int
+	t   *table
+	r   *region
+	fam string
 }
 
 // compactNeeded compacts the stores over MaxFilesPerStore and those of
@@ -33,10 +35,11 @@ func (s *Store) compactNeeded(ctx context.Context, all bool) error {
 	}
 	var todo []storeRef
 	for _, t := range s.tables {
+		fams := t.families().fams
 		for _, r := range t.regions {
 			for fi, fs := range r.state.files {
 				if len(fs) > s.opts.MaxFilesPerStore || (r.rewrite && len(fs) > 0) || (all && len(fs) > 0) {
-					todo = append(todo, storeRef{t, r, fi})
+					todo = append(todo, storeRef{t, r, fams[fi].name})
 				}
 			}
 		}
@@ -88,7 +91,9 @@ func (s *Store) compactStore(sr storeRef) error {
 		s.mu.Unlock()
 		return nil
 	}
-	inputs := slices.Clone(sr.r.state.files[sr.fi])
+	set := sr.t.families()
+	fams, fi := set.fams, set.idx[sr.fam]
+	inputs := slices.Clone(sr.r.state.files[fi])
 	for _, f := range inputs {
 		f.refs.Add(1)
 	}
@@ -102,7 +107,7 @@ func (s *Store) compactStore(sr storeRef) error {
 		return nil
 	}
 	smin := s.oldestSnapshot()
-	out, err := s.writeCompaction(sr, inputs, smin)
+	out, err := s.writeCompaction(sr, fams, fi, inputs, smin)
 	if err != nil {
 		// The inputs stay in place: nothing is lost, the background
 		// retries with backoff (a full disk may free up).
@@ -112,7 +117,8 @@ func (s *Store) compactStore(sr storeRef) error {
 	s.manifestMu.Lock()
 	defer s.manifestMu.Unlock()
 	s.mu.Lock()
-	cur := sr.r.state.files[sr.fi]
+	fi = sr.t.families().idx[sr.fam] // SetFamilies may have renumbered it
+	cur := sr.r.state.files[fi]
 	intact := !sr.t.dropped && s.tableOf(sr.r) != nil
 	for _, f := range inputs {
 		intact = intact && slices.Contains(cur, f)
@@ -131,7 +137,7 @@ func (s *Store) compactStore(sr storeRef) error {
 		nf = append([]*fileMeta{out}, nf...)
 		sr.r.rows.Store(out.entries)
 	}
-	st.files[sr.fi] = nf
+	st.files[fi] = nf
 	sr.r.state = &st
 	s.mu.Unlock()
 	s.compactions.Add(1)
@@ -146,7 +152,9 @@ func (s *Store) compactStore(sr storeRef) error {
 
 // writeCompaction writes the merged output; on error it removes what it
 // wrote.
-func (s *Store) writeCompaction(sr storeRef, inputs []*fileMeta, smin uint64) (_ *fileMeta, err error) {
+// fams is the table's family set as of the start, fi the store's index in
+// it.
+func (s *Store) writeCompaction(sr storeRef, fams []famInfo, fi int, inputs []*fileMeta, smin uint64) (_ *fileMeta, err error) {
 	children := make([]internalIter, len(inputs))
 	for i, f := range inputs {
 		children[i] = sstIter{f.reader.NewIter()}
@@ -158,7 +166,7 @@ func (s *Store) writeCompaction(sr storeRef, inputs []*fileMeta, smin uint64) (_
 	} else {
 		it.First()
 	}
-	vis := visibility{snap: smin, fams: sr.t.fams, nowUS: int64(kv.Now())}
+	vis := visibility{snap: smin, fams: fams, nowUS: int64(kv.Now())}
 	var w *fileWriter
 	var row []byte
 	defer func() {
@@ -187,7 +195,7 @@ func (s *Store) writeCompaction(sr storeRef, inputs []*fileMeta, smin uint64) (_
 			continue
 		}
 		if w == nil {
-			if w, err = s.newFileWriter(&sr.t.fams[sr.fi]); err != nil {
+			if w, err = s.newFileWriter(&fams[fi]); err != nil {
 				return nil, err
 			}
 		}

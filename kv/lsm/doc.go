@@ -85,6 +85,32 @@
 // iterators, key buffers) come from a pool and go back when it finishes,
 // so a warm Get allocates only its iterator and snapshot.
 //
+// # Administration, load and optional capabilities
+//
+// Store implements kv.Admin and kv.Snapshotter; Table implements
+// kv.MultiReader (ReadMulti: one iterator per row set, all at one pinned
+// sequence number). Split (admin.go) splits regions at given keys exactly
+// as the background split does (splitRegionLocked: children share the
+// parent's files until compaction rewrites them, memtables mutable and
+// immutable are divided by key) under manifestMu, commitMu and mu, and
+// saves the manifest. SetFamilies merges families by name into the
+// table's immutable famSet (region.go) and, when a family is added,
+// renumbers every region's per-family file lists (families sort by name)
+// under manifestMu and mu; reads take the famSet with the region states,
+// so MaxVersions and TTL changes apply at once, Compression and Bloom to
+// files written later. Family.Bloom "none" writes files without a bloom
+// block; "row" (the default) filters point reads by rowkey. Visibility
+// hides cells past their family's TTL at every read and precondition;
+// compaction drops them. A RowMutation's RequireColumn narrows its
+// precondition to one column's live cells (prepare.go).
+//
+// Each region counts rows read and row mutations applied
+// (internal/loadstat: a total and a rate decayed over about a minute,
+// updated lazily). Apply adds a batch's count once per region touched; a
+// read adds its rows per region when it leaves the region or finishes.
+// Regions reports them with the region's file count and size; Rows is the
+// entry count of the region's files (0 before its first flush).
+//
 // # On-disk layout
 //
 //	<dir>/LOCK               flock'ed while a Store has the directory open

@@ -131,7 +131,7 @@ func TestSplitAndScan(t *testing.T) {
 	if err := s.Compact(ctx); err != nil {
 		t.Fatal(err)
 	}
-	regions, _ := s.Regions("t")
+	regions, _ := s.Regions(ctx, "t")
 	if len(regions) < 3 {
 		t.Errorf("no split: %d regions", len(regions))
 	}

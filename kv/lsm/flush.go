@@ -233,8 +233,9 @@ func (s *Store) tableOf(r *region) *table {
 // writeFlushFiles writes the entries of imm into one file per family. On
 // error it removes every file it created.
 func (s *Store) writeFlushFiles(t *table, imm *memtable) (_ []*fileMeta, err error) {
-	ws := make([]*fileWriter, len(t.fams))
-	out := make([]*fileMeta, len(t.fams))
+	fams := t.families().fams // stable: the caller holds manifestMu
+	ws := make([]*fileWriter, len(fams))
+	out := make([]*fileMeta, len(fams))
 	defer func() {
 		if err == nil {
 			return
@@ -255,12 +256,12 @@ func (s *Store) writeFlushFiles(t *table, imm *memtable) (_ []*fileMeta, err err
 		if err != nil {
 			return nil, fmt.Errorf("bad memtable key %q: %w", k, errCorrupt)
 		}
-		for fi := range t.fams {
-			if p.Kind != ikey.KindDeleteRow && !bytesEqual(p.Family, t.fams[fi].esc) {
+		for fi := range fams {
+			if p.Kind != ikey.KindDeleteRow && !bytesEqual(p.Family, fams[fi].esc) {
 				continue
 			}
 			if ws[fi] == nil {
-				if ws[fi], err = s.newFileWriter(&t.fams[fi]); err != nil {
+				if ws[fi], err = s.newFileWriter(&fams[fi]); err != nil {
 					return nil, err
 				}
 			}
@@ -303,7 +304,11 @@ func (s *Store) newFileWriter(f *famInfo) (*fileWriter, error) {
 		return nil, err
 	}
 	c, _ := familyCompression(f.compression)
-	w := sstable.NewWriter(file, name, sstable.WriterOptions{BlockSize: s.opts.BlockSize, Compression: c, BloomKey: ikey.BloomKey})
+	wo := sstable.WriterOptions{BlockSize: s.opts.BlockSize, Compression: c, BloomKey: ikey.BloomKey}
+	if f.bloom == "none" {
+		wo.BloomBitsPerKey = -1 // no bloom block: point reads open the file
+	}
+	w := sstable.NewWriter(file, name, wo)
 	return &fileWriter{s: s, num: num, file: file, w: w}, nil
 }
 

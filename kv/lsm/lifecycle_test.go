@@ -139,7 +139,7 @@ func TestNoObsoleteFilesAfterSplits(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	regions, err := s.Regions("t")
+	regions, err := s.Regions(ctx, "t")
 	if err != nil {
 		t.Fatal(err)
 	}

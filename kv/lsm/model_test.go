@@ -883,7 +883,7 @@ func testModel(t *testing.T, seed uint64, steps int) bool {
 	}
 	regions := map[string]int{}
 	for _, mt := range modelTables {
-		infos, err := r.store.Regions(mt.name)
+		infos, err := r.store.Regions(r.ctx, mt.name)
 		if err != nil {
 			t.Fatalf("seed %d: Regions(%s): %v", seed, mt.name, err)
 		}
@@ -946,7 +946,7 @@ func TestRestartNewestWins(t *testing.T) {
 			}
 		}
 		if len(rows) != len(keys) || len(stale) > 0 {
-			infos, _ := s.Regions("t2")
+			infos, _ := s.Regions(context.Background(), "t2")
 			t.Fatalf("step %d (restart every 7 steps): %d rows, %s\nregions %+v", step, len(rows), strings.Join(stale, ", "), infos)
 		}
 		if step%7 == 6 {

@@ -125,11 +125,12 @@ func (s *Store) load(m *manifestData) error {
 	for _, mt := range m.Tables {
 		t := newTableState(mt.ID, mt.Name, kv.TableSpec{Families: mt.Families})
 		for _, mr := range mt.Regions {
-			r := newRegion(mr.ID, mr.Start, mr.End, len(t.fams))
+			nfam := len(t.families().fams)
+			r := newRegion(mr.ID, mr.Start, mr.End, nfam)
 			r.flushedSeq, r.rewrite = mr.FlushedSeq, mr.Rewrite
 			r.rows.Store(mr.Rows)
-			if len(mr.Files) != len(t.fams) {
-				return errorf("manifest: region %d of %q: %d file lists for %d families: %w", mr.ID, mt.Name, len(mr.Files), len(t.fams), errCorrupt)
+			if len(mr.Files) != nfam {
+				return errorf("manifest: region %d of %q: %d file lists for %d families: %w", mr.ID, mt.Name, len(mr.Files), nfam, errCorrupt)
 			}
 			for fi, mfs := range mr.Files {
 				for _, mf := range mfs {

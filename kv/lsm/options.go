@@ -3,6 +3,7 @@ package lsm
 import (
 	"log/slog"
 
+	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/kv/lsm/internal/vfs"
 )
 
@@ -64,18 +65,9 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// RegionInfo describes one region of a table.
-type RegionInfo struct {
-	ID         uint64
-	Start, End []byte // [Start, End); nil is unbounded
-	// Rows is approximate (entries of the files, from flushes and
-	// compactions); Bytes is the size of the region's files.
-	Rows, Bytes int64
-	// Reads and Writes count row reads and row mutations since Open.
-	Reads, Writes int64
-	// Files is the number of files over all families.
-	Files int
-}
+// RegionInfo describes one region of a table (kept as a name for
+// callers of Store.Regions).
+type RegionInfo = kv.RegionInfo
 
 // Metrics are engine-wide counters.
 type Metrics struct {

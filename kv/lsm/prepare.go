@@ -15,7 +15,9 @@ type simCell struct {
 	ts   kv.Timestamp
 }
 
-// prepare fills rows with batch's row mutations, checking preconditions and
+// prepare fills rows with batch's row mutations, checking preconditions
+// (of the row, or of RequireColumn's column, with live cells as a read
+// sees them: MaxVersions does not matter, TTL does) and
 // adding garbage-collection tombstones, with commitMu held. It reads each
 // row it needs at the last reserved sequence number (so it sees committed
 // but unsynced batches) and simulates the batch's earlier row mutations of
@@ -31,6 +33,8 @@ type simCell struct {
 // versions than the family keeps.
 func (s *Store) prepare(t *table, regions []*region, batch []kv.RowMutation, rows []walRow) error {
 	snap := s.lastSeq.Load()
+	fs := t.families()
+	now := int64(kv.Now())
 	sims := map[string][]simCell{}
 	for i := range batch {
 		rm := &batch[i]
@@ -50,8 +54,11 @@ func (s *Store) prepare(t *table, regions []*region, batch []kv.RowMutation, row
 				}
 			}
 		}
-		if (rm.Require == kv.RequireAbsent && len(cells) > 0) || (rm.Require == kv.RequirePresent && len(cells) == 0) {
-			return &kv.ConditionError{Index: i, Key: bytes.Clone(rm.Key)}
+		if rm.Require != kv.NoPrecondition {
+			present := hasLiveCell(cells, rm.RequireColumn, fs, now)
+			if (rm.Require == kv.RequireAbsent && present) || (rm.Require == kv.RequirePresent && !present) {
+				return &kv.ConditionError{Index: i, Key: bytes.Clone(rm.Key)}
+			}
 		}
 		var gc []kv.Mutation
 		for j := range rm.Mutations {
@@ -59,7 +66,7 @@ func (s *Store) prepare(t *table, regions []*region, batch []kv.RowMutation, row
 			if m.Kind != kv.DeleteCells || m.Start == 0 {
 				continue
 			}
-			keep := t.fams[t.famIdx[m.Family]].maxVersions
+			keep := fs.fams[fs.idx[m.Family]].maxVersions
 			var versions []kv.Timestamp
 			for _, c := range cells {
 				if c.fam == m.Family && bytes.Equal(c.qual, m.Qualifier) {
@@ -82,6 +89,23 @@ func (s *Store) prepare(t *table, regions []*region, batch []kv.RowMutation, row
 		sims[string(rm.Key)] = simulate(cells, rows[i].muts)
 	}
 	return nil
+}
+
+// hasLiveCell reports whether cells (a row as prepare simulates it) hold a
+// cell a read would return, in column col when col is not nil: readRowCells
+// already dropped expired cells, but the batch's earlier rows may have set
+// cells older than their family's TTL.
+func hasLiveCell(cells []simCell, col *kv.Column, fs *famSet, nowUS int64) bool {
+	for _, c := range cells {
+		if col != nil && (c.fam != col.Family || !bytes.Equal(c.qual, col.Qualifier)) {
+			continue
+		}
+		if f := &fs.fams[fs.idx[c.fam]]; f.ttl > 0 && int64(c.ts) < nowUS-f.ttl.Microseconds() {
+			continue
+		}
+		return true
+	}
+	return false
 }
 
 func needsSim(rm *kv.RowMutation) bool {
@@ -138,7 +162,7 @@ func (s *Store) readRowCells(t *table, regions []*region, key []byte, snap uint6
 	prefix := ikey.RowPrefix(nil, key)
 	iter := rs.regions[0].newIter(prefix)
 	defer iter.Close()
-	vis := visibility{snap: snap, fams: t.fams, nowUS: int64(kv.Now()), noLimit: true}
+	vis := visibility{snap: snap, fams: t.families().fams, nowUS: int64(kv.Now()), noLimit: true}
 	vis.resetRow()
 	var cells []simCell
 	for iter.SeekGE(prefix); iter.Valid() && bytes.HasPrefix(iter.Key(), prefix); iter.Next() {

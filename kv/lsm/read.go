@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/kv/lsm/internal/ikey"
@@ -41,10 +42,13 @@ func (h *Table) readAt(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions, s
 	}
 	rr := &it.rr
 	rr.opts, rr.versions = &it.opts, max(opts.MaxVersions, 1)
-	rr.vis.fams, rr.vis.nowUS = t.fams, int64(kv.Now())
-	rr.famMask = familyMask(t, &opts)
+	rr.vis.nowUS = int64(kv.Now())
 	it.spans = rs.Spans(it.spans)
 	s.mu.Lock()
+	// The family set and the region states together, under mu: the
+	// families' indexes are those of the states' file lists.
+	rr.vis.fams = t.families().fams
+	rr.famMask = familyMask(rr.vis.fams, &opts)
 	if s.closed {
 		it.err = kv.ErrClosed
 	} else if t.dropped {
@@ -65,12 +69,12 @@ func (h *Table) readAt(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions, s
 }
 
 // familyMask returns which families a read needs, or nil for all.
-func familyMask(t *table, o *kv.ReadOptions) []bool {
+func familyMask(fams []famInfo, o *kv.ReadOptions) []bool {
 	if len(o.Families) == 0 && len(o.Columns) == 0 {
 		return nil
 	}
-	mask := make([]bool, len(t.fams))
-	for i, f := range t.fams {
+	mask := make([]bool, len(fams))
+	for i, f := range fams {
 		inFams := len(o.Families) == 0 || slices.Contains(o.Families, f.name)
 		inCols := len(o.Columns) == 0
 		for _, c := range o.Columns {
@@ -105,6 +109,11 @@ type rowIterator struct {
 	returned int64
 	err      error
 	done     bool
+
+	// Rows read are counted per region in a batch, added to the region's
+	// load counter when the read moves to another region or finishes.
+	countR *region
+	countN int64
 }
 
 var _ kv.RowIterator = (*rowIterator)(nil)
@@ -125,6 +134,7 @@ func (it *rowIterator) finish() {
 		return
 	}
 	it.done = true
+	it.flushReads()
 	if it.iter != nil {
 		it.iter.Close()
 		it.iter = nil
@@ -234,8 +244,20 @@ func (it *rowIterator) read(rs *regionSnap, iter internalIter, prefix []byte) bo
 		it.err = it.wrap(err)
 		return false
 	}
-	rs.r.reads.Add(1)
+	if rs.r != it.countR {
+		it.flushReads()
+		it.countR = rs.r
+	}
+	it.countN++
 	return ok
+}
+
+// flushReads adds the rows counted for it.countR to its load counter.
+func (it *rowIterator) flushReads() {
+	if it.countN > 0 {
+		it.countR.reads.Add(it.countN, time.Now())
+	}
+	it.countR, it.countN = nil, 0
 }
 
 func (it *rowIterator) wrap(err error) error {

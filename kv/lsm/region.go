@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/widesql/widesql/kv"
+	"github.com/widesql/widesql/kv/internal/loadstat"
 	"github.com/widesql/widesql/kv/lsm/internal/ikey"
 	"github.com/widesql/widesql/kv/lsm/internal/sstable"
 )
@@ -42,8 +43,8 @@ type region struct {
 	flushedSeq uint64       // guarded by Store.mu: every entry <= it is in files
 	rewrite    bool         // guarded by Store.mu: files extend past the range (after a split)
 	rows       atomic.Int64
-	reads      atomic.Int64
-	writes     atomic.Int64
+	reads      loadstat.Counter // rows read
+	writes     loadstat.Counter // row mutations applied
 }
 
 func newRegion(id uint64, start, end []byte, nfam int) *region {
@@ -73,31 +74,51 @@ func (r *region) bytes() int64 {
 	return n
 }
 
-// table is a table's engine state. families and id never change; regions is
-// replaced (copy-on-write) under Store.mu.
+// table is a table's engine state. id never changes; regions is replaced
+// (copy-on-write) under Store.mu; the family set is replaced by
+// SetFamilies under manifestMu and mu (see famSet).
 type table struct {
 	id      uint64
 	name    string
-	spec    kv.TableSpec
-	fams    []famInfo // sorted by name
-	famIdx  map[string]int
+	fs      atomic.Pointer[famSet]
 	regions []*region // sorted by start, covering the key space; guarded by Store.mu
 	dropped bool      // guarded by Store.mu
 }
 
+// famSet is a table's families, immutable: SetFamilies installs a new one
+// together with region states whose per-family file lists follow its
+// order. A read takes the set and the region states under Store.mu, so
+// its family indexes match its files; flush and split hold manifestMu,
+// which SetFamilies takes, so theirs stay valid too; compaction names its
+// family and looks its index up again when it installs.
+type famSet struct {
+	spec []kv.Family // as created, then added by SetFamilies (the manifest's order)
+	fams []famInfo   // sorted by name: the order of file lists
+	idx  map[string]int
+}
+
+func newFamSet(spec []kv.Family) *famSet {
+	fs := &famSet{spec: spec, idx: map[string]int{}}
+	for _, f := range spec {
+		fs.fams = append(fs.fams, famInfo{name: f.Name, esc: ikey.AppendEscaped(nil, []byte(f.Name)),
+			maxVersions: max(f.MaxVersions, 1), ttl: f.TTL, compression: f.Compression, bloom: f.Bloom})
+	}
+	sort.Slice(fs.fams, func(i, j int) bool { return fs.fams[i].name < fs.fams[j].name })
+	for i := range fs.fams {
+		fs.fams[i].idx = i
+		fs.idx[fs.fams[i].name] = i
+	}
+	return fs
+}
+
 func newTableState(id uint64, name string, spec kv.TableSpec) *table {
-	t := &table{id: id, name: name, spec: spec, famIdx: map[string]int{}}
-	for _, f := range spec.Families {
-		t.fams = append(t.fams, famInfo{name: f.Name, esc: ikey.AppendEscaped(nil, []byte(f.Name)),
-			maxVersions: max(f.MaxVersions, 1), ttl: f.TTL, compression: f.Compression})
-	}
-	sort.Slice(t.fams, func(i, j int) bool { return t.fams[i].name < t.fams[j].name })
-	for i := range t.fams {
-		t.fams[i].idx = i
-		t.famIdx[t.fams[i].name] = i
-	}
+	t := &table{id: id, name: name}
+	t.fs.Store(newFamSet(spec.Families))
 	return t
 }
+
+// families returns t's current family set.
+func (t *table) families() *famSet { return t.fs.Load() }
 
 // regionFor returns the index of the region holding key.
 func regionFor(regions []*region, key []byte) int {

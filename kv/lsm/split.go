@@ -45,8 +45,31 @@ func (s *Store) maybeSplit(r *region) error {
 		s.commitMu.Unlock()
 		return nil
 	}
-	a := newRegion(s.nextRegionID, r.start, mid, len(t.fams))
-	b := newRegion(s.nextRegionID+1, mid, r.end, len(t.fams))
+	a, b := s.splitRegionLocked(t, r, mid)
+	regions := slices.Clone(t.regions)
+	regions = slices.Replace(regions, idx, idx+1, a, b)
+	t.regions = regions
+	s.mu.Unlock()
+	s.commitMu.Unlock()
+	s.opts.Logger.Info("lsm: split region", "table", t.name, "region", r.id, "at", mid)
+	if err := s.saveManifest(); err != nil {
+		return err
+	}
+	s.kick()
+	return nil
+}
+
+// splitRegionLocked returns the two children of r split at mid, which
+// must lie strictly inside r, with commitMu and mu held and manifestMu too
+// (it keeps the family indexes and flushes out). The children share r's
+// files (one more reference each file) and are marked for rewrite; r's
+// memtables, mutable and immutable, are divided between them by key, each
+// child memtable keeping the parent's sequence and WAL bounds. The caller
+// installs them in t.regions and saves the manifest.
+func (s *Store) splitRegionLocked(t *table, r *region, mid []byte) (a, b *region) {
+	nfam := len(t.families().fams)
+	a = newRegion(s.nextRegionID, r.start, mid, nfam)
+	b = newRegion(s.nextRegionID+1, mid, r.end, nfam)
 	s.nextRegionID += 2
 	for _, c := range []*region{a, b} {
 		c.flushedSeq, c.rewrite = r.flushedSeq, true
@@ -60,27 +83,36 @@ func (s *Store) maybeSplit(r *region) error {
 			f.refs.Add(1) // two regions now list it
 		}
 	}
-	old := r.state.mem
-	old.ascend(func(e entry) bool {
-		c := a
-		if bytes.Compare(e.key, b.lower) >= 0 {
-			c = b
-		}
-		c.state.mem.add([]entry{e}, old.maxSeq.Load(), old.firstWAL.Load())
-		return true
-	})
-	s.memBytes.Add(a.state.mem.size.Load() + b.state.mem.size.Load() - old.size.Load())
-	regions := slices.Clone(t.regions)
-	regions = slices.Replace(regions, idx, idx+1, a, b)
-	t.regions = regions
-	s.mu.Unlock()
-	s.commitMu.Unlock()
-	s.opts.Logger.Info("lsm: split region", "table", t.name, "region", r.id, "at", mid)
-	if err := s.saveManifest(); err != nil {
-		return err
+	divide := func(old, ma, mb *memtable) {
+		old.ascend(func(e entry) bool {
+			m := ma
+			if bytes.Compare(e.key, b.lower) >= 0 {
+				m = mb
+			}
+			m.add([]entry{e}, old.maxSeq.Load(), old.firstWAL.Load())
+			return true
+		})
 	}
-	s.kick()
-	return nil
+	delta := -r.state.mem.size.Load()
+	divide(r.state.mem, a.state.mem, b.state.mem)
+	delta += a.state.mem.size.Load() + b.state.mem.size.Load()
+	for _, imm := range r.state.imms {
+		// An immutable memtable is one whose flush failed (a flush in
+		// progress holds manifestMu): each child retries its half.
+		ia, ib := newMemtable(), newMemtable()
+		divide(imm, ia, ib)
+		delta += ia.size.Load() + ib.size.Load() - imm.size.Load()
+		for _, c := range []struct {
+			r *region
+			m *memtable
+		}{{a, ia}, {b, ib}} {
+			if !c.m.empty() {
+				c.r.state.imms = append(c.r.state.imms, c.m)
+			}
+		}
+	}
+	s.memBytes.Add(delta)
+	return a, b
 }
 
 // middleRow returns the rowkey at about the middle of f's entries within

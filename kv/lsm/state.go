@@ -30,10 +30,11 @@ func (s *Store) buildManifestLocked() *manifestData {
 	m := &manifestData{NextFileNum: s.nextFileNum, NextRegionID: s.nextRegionID, NextTableID: s.nextTableID,
 		LastSeq: s.lastSeq.Load(), WALMin: s.walMinLocked()}
 	for _, t := range s.tables {
-		mt := manifestTable{ID: t.id, Name: t.name, Families: t.spec.Families}
+		fs := t.families()
+		mt := manifestTable{ID: t.id, Name: t.name, Families: fs.spec}
 		for _, r := range t.regions {
 			mr := manifestRegion{ID: r.id, Start: r.start, End: r.end, FlushedSeq: r.flushedSeq,
-				Rows: r.rows.Load(), Rewrite: r.rewrite, Files: make([][]manifestFile, len(t.fams))}
+				Rows: r.rows.Load(), Rewrite: r.rewrite, Files: make([][]manifestFile, len(fs.fams))}
 			for fi, fs := range r.state.files {
 				for _, f := range fs {
 					mr.Files[fi] = append(mr.Files[fi], manifestFile{Num: f.num, Smallest: f.smallest,

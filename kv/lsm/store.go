@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/kv/lsm/internal/sstable"
@@ -143,8 +144,9 @@ func (s *Store) CreateTable(ctx context.Context, name string, spec kv.TableSpec)
 	t := newTableState(s.nextTableID, name, spec)
 	s.nextTableID++
 	var start []byte
+	nfam := len(t.families().fams)
 	for _, k := range append(spec.SplitKeys, nil) {
-		t.regions = append(t.regions, newRegion(s.nextRegionID, start, k, len(t.fams)))
+		t.regions = append(t.regions, newRegion(s.nextRegionID, start, k, nfam))
 		s.nextRegionID++
 		start = k
 	}
@@ -171,24 +173,26 @@ func validateSpec(name string, spec kv.TableSpec) error {
 	if name == "" {
 		return errorf("create table: empty name: %w", kv.ErrInvalidArgument)
 	}
-	seen := map[string]bool{}
-	for _, f := range spec.Families {
-		switch {
-		case f.Name == "":
-			return errorf("create table %q: empty family name: %w", name, kv.ErrInvalidArgument)
-		case seen[f.Name]:
-			return errorf("create table %q: duplicate family %q: %w", name, f.Name, kv.ErrInvalidArgument)
-		case f.MaxVersions < 0 || f.TTL < 0:
-			return errorf("create table %q: family %q: negative MaxVersions or TTL: %w", name, f.Name, kv.ErrInvalidArgument)
-		}
-		if _, err := familyCompression(f.Compression); err != nil {
-			return errorf("create table %q: family %q: %v: %w", name, f.Name, err, kv.ErrInvalidArgument)
-		}
-		seen[f.Name] = true
+	if err := validateFamilies(spec.Families); err != nil {
+		return errorf("create table %q: %w", name, err)
 	}
 	for _, k := range spec.SplitKeys {
 		if len(k) == 0 || len(k) > kv.MaxKeySize {
 			return errorf("create table %q: split key length %d: %w", name, len(k), kv.ErrInvalidArgument)
+		}
+	}
+	return nil
+}
+
+// validateFamilies checks families as kv.ValidateFamilies does, and that
+// this engine has their compression.
+func validateFamilies(fams []kv.Family) error {
+	if err := kv.ValidateFamilies(fams); err != nil {
+		return err
+	}
+	for _, f := range fams {
+		if _, err := familyCompression(f.Compression); err != nil {
+			return fmt.Errorf("family %q: %v: %w", f.Name, err, kv.ErrInvalidArgument)
 		}
 	}
 	return nil
@@ -228,7 +232,7 @@ func (s *Store) DropTable(ctx context.Context, name string) error {
 		for _, fs := range st.files {
 			files = append(files, fs...)
 		}
-		r.state = &regionState{mem: newMemtable(), files: make([][]*fileMeta, len(t.fams))}
+		r.state = &regionState{mem: newMemtable(), files: make([][]*fileMeta, len(t.families().fams))}
 	}
 	s.cond.Broadcast()
 	s.mu.Unlock()
@@ -277,8 +281,15 @@ func (s *Store) Table(ctx context.Context, name string) (kv.Table, error) {
 	return &Table{s: s, t: t}, nil
 }
 
-// Regions describes the regions of a table in key order.
-func (s *Store) Regions(name string) ([]RegionInfo, error) {
+// Regions implements kv.Admin: the regions of a table in key order. Rows
+// is the entry count of the region's files as of the last flush or
+// compaction (0 before the first flush); Bytes the size of its files, which
+// both children of a split count until compaction rewrites them.
+func (s *Store) Regions(ctx context.Context, name string) ([]kv.RegionInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	now := time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.checkLocked(); err != nil {
@@ -288,14 +299,15 @@ func (s *Store) Regions(name string) ([]RegionInfo, error) {
 	if !ok {
 		return nil, errorf("table %q: %w", name, kv.ErrTableNotFound)
 	}
-	out := make([]RegionInfo, 0, len(t.regions))
+	out := make([]kv.RegionInfo, 0, len(t.regions))
 	for _, r := range t.regions {
 		n := 0
 		for _, fs := range r.state.files {
 			n += len(fs)
 		}
-		out = append(out, RegionInfo{ID: r.id, Start: slices.Clone(r.start), End: slices.Clone(r.end),
-			Rows: r.rows.Load(), Bytes: r.bytes(), Reads: r.reads.Load(), Writes: r.writes.Load(), Files: n})
+		out = append(out, kv.RegionInfo{ID: r.id, Start: slices.Clone(r.start), End: slices.Clone(r.end),
+			Rows: r.rows.Load(), Bytes: r.bytes(), Reads: r.reads.Total(), Writes: r.writes.Total(),
+			ReadRate: r.reads.Rate(now), WriteRate: r.writes.Rate(now), Files: n})
 	}
 	return out, nil
 }

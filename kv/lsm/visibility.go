@@ -15,7 +15,8 @@ type famInfo struct {
 	maxVersions int    // >= 1
 	ttl         time.Duration
 	compression string
-	idx         int // position in the table's sorted family list
+	bloom       string // "" or "row": a rowkey filter per file; "none"
+	idx         int    // position in the table's sorted family list
 }
 
 // visibility decides, entry by entry in key order over one row, which cells

@@ -5,7 +5,8 @@
 // # Structure
 //
 //	Store ── map name → *Table                 (Store.mu, RWMutex)
-//	Table ── families (immutable spec)
+//	Table ── families (atomic pointer, replaced by SetFamilies)
+//	      ├─ regions (atomic pointer, replaced by Split): bookkeeping only
 //	      └─ tree: btree.BTreeG[*row]          (Table.mu, Mutex)
 //	            ordered by rowkey bytes
 //	            row = {key, cells}             immutable once in the tree
@@ -14,11 +15,28 @@
 // Rows are copy-on-write values. A row mutation never edits a row in place: it
 // builds a new row from the old one (mutateRow), replacing or inserting cells,
 // removing deleted ones and dropping versions beyond the family's
-// MaxVersions, then swaps it into the tree with ReplaceOrInsert, or deletes
-// the key if no cell is left. Deletes are physical, so a later write with an
-// older timestamp is visible again (Bigtable semantics). TTL is not enforced
-// yet. The caller's keys, qualifiers and values are copied into one
-// allocation per row mutation.
+// MaxVersions and cells past its TTL, then swaps it into the tree with
+// ReplaceOrInsert, or deletes the key if no cell is left. Deletes are
+// physical, so a later write with an older timestamp is visible again
+// (Bigtable semantics). Reads and preconditions also hide cells past
+// their family's TTL and versions beyond its MaxVersions (project.go), so
+// a SetFamilies that lowers either applies at once, as in kv/lsm. The
+// caller's keys, qualifiers and values are copied into one allocation per
+// row mutation. A RowMutation's RequireColumn narrows its precondition to
+// one column's live cells.
+//
+// # Regions and load
+//
+// All rows live in one tree, but a table keeps region boundaries
+// (TableSpec.SplitKeys, Admin.Split) with per-region counters
+// (region.go), so that kv.Admin's Regions works as on kv/lsm: Rows and
+// Bytes (key, qualifier and value bytes) are exact, kept by Apply from
+// each row's before and after and recounted for the children of a split;
+// Reads (rows visited) and Writes (row mutations) are totals with a recent
+// rate decayed over about a minute (kv/internal/loadstat). An iterator
+// batches its read counts per region and adds them when it moves on.
+// Table implements kv.MultiReader: ReadMulti clones one snapshot per row
+// set.
 //
 // # Snapshots and locking
 //

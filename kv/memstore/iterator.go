@@ -32,7 +32,8 @@ func (t *Table) Read(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions) kv.
 // read is Read over tree, a clone of a snapshot's tree that the iterator
 // takes ownership of, or over the live table when tree is nil.
 func (t *Table) read(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions, tree *btree.BTreeG[*row]) kv.RowIterator {
-	it := &iterator{ctx: ctx, opts: opts, fillSize: t.fillSize}
+	it := &iterator{ctx: ctx, opts: opts, fillSize: t.fillSize, fams: t.fams(), now: kv.Now()}
+	it.counter.regions = *t.regions.Load()
 	if opts.MaxVersions < 0 || opts.Limit < 0 || opts.MinTimestamp < 0 || opts.MaxTimestamp < 0 {
 		it.err = fmt.Errorf("memstore: read %q: negative MaxVersions, Limit or timestamp: %w", t.name, kv.ErrInvalidArgument)
 		return it
@@ -111,6 +112,10 @@ type iterator struct {
 	returned int64
 	stats    kv.ReadStats
 	err      error
+
+	fams    familyMap    // as of Read: MaxVersions and TTL apply at once
+	now     kv.Timestamp // for TTL
+	counter readCounter
 }
 
 var _ kv.RowIterator = (*iterator)(nil)
@@ -130,6 +135,7 @@ func (it *iterator) Next() bool {
 			break
 		}
 		it.stats.RowsRead++
+		it.counter.count(r.key)
 		if it.project(r) {
 			it.returned++
 			return true
@@ -158,6 +164,7 @@ func (it *iterator) Close() error {
 
 func (it *iterator) release() {
 	it.done = true
+	it.counter.flush()
 	it.tree, it.rows, it.cells, it.spans = nil, nil, nil, nil
 	it.lookupBuf[0] = nil
 }

@@ -50,7 +50,7 @@ func sameColumn(a, b *kv.Cell) bool {
 // modified. rm must have been validated by validateRowMutation; the caller's
 // slices are copied, never retained. Versions beyond each family's
 // MaxVersions are garbage-collected once all of rm's mutations are applied.
-func (t *Table) mutateRow(old *row, rm *kv.RowMutation) *row {
+func (t *Table) mutateRow(old *row, rm *kv.RowMutation, fams familyMap, now kv.Timestamp) *row {
 	// One allocation holds the copied key (for a new row) and every qualifier
 	// and value set by rm.
 	keyLen := 0
@@ -75,7 +75,7 @@ func (t *Table) mutateRow(old *row, rm *kv.RowMutation) *row {
 			pos, found := slices.BinarySearchFunc(cells, m, func(c kv.Cell, m *kv.Mutation) int {
 				return compareCell(&c, m.Family, m.Qualifier, m.Timestamp)
 			})
-			cell := kv.Cell{Family: t.families[m.Family].Name, Qualifier: qual, Timestamp: m.Timestamp, Value: val}
+			cell := kv.Cell{Family: fams[m.Family].Name, Qualifier: qual, Timestamp: m.Timestamp, Value: val}
 			if found {
 				cells[pos] = cell
 			} else {
@@ -96,7 +96,7 @@ func (t *Table) mutateRow(old *row, rm *kv.RowMutation) *row {
 			cells = cells[:0]
 		}
 	}
-	cells = t.collectGarbage(cells)
+	cells = collectGarbage(cells, fams, now)
 	if len(cells) == 0 {
 		return nil
 	}
@@ -107,17 +107,19 @@ func (t *Table) mutateRow(old *row, rm *kv.RowMutation) *row {
 }
 
 // collectGarbage drops, in place, the versions of each column beyond its
-// family's MaxVersions (0 means 1). TTL is not enforced yet: the in-memory
-// engine keeps expired cells until the durable engine's compaction lands.
-func (t *Table) collectGarbage(cells []kv.Cell) []kv.Cell {
+// family's MaxVersions (0 means 1) and the cells past its TTL at now, as
+// kv/lsm's compaction does. Reads hide expired cells too (project): a row
+// not written again keeps them until then.
+func collectGarbage(cells []kv.Cell, fams familyMap, now kv.Timestamp) []kv.Cell {
 	out := cells[:0]
-	n, limit := 0, 0
+	n := 0
+	var f kv.Family
 	for i := range cells {
 		if i == 0 || !sameColumn(&cells[i], &cells[i-1]) {
 			n = 0
-			limit = max(t.families[cells[i].Family].MaxVersions, 1)
+			f = fams[cells[i].Family]
 		}
-		if n < limit {
+		if n < max(f.MaxVersions, 1) && !f.Expired(cells[i].Timestamp, now) {
 			out = append(out, cells[i])
 		}
 		n++

@@ -26,8 +26,9 @@ func New() *Store {
 
 // CreateTable creates a table. It returns an error wrapping kv.ErrTableExists
 // if the name is taken and kv.ErrInvalidArgument for an empty name or a bad
-// family list (empty or duplicate names, negative MaxVersions or TTL).
-// SplitKeys are accepted and ignored: the in-memory engine has one region.
+// family list (kv.ValidateFamilies) or split key. SplitKeys become region
+// boundaries: bookkeeping for kv.Admin's load counters, as all rows live in
+// one tree.
 func (s *Store) CreateTable(ctx context.Context, name string, spec kv.TableSpec) error {
 	if err := ctx.Err(); err != nil {
 		return err

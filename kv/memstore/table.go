@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/google/btree"
 
@@ -19,8 +21,15 @@ const btreeDegree = 32
 // is safe for concurrent use.
 type Table struct {
 	name     string
-	families map[string]kv.Family // immutable after newTable
-	fillSize int                  // rows per seek of a scan; tests lower it
+	fillSize int // rows per seek of a scan; tests lower it
+
+	// families is replaced (never modified) by SetFamilies, under mu;
+	// validation and reads load it without the lock.
+	families atomic.Pointer[familyMap]
+	// regions is replaced (never modified) by Split, under mu; iterators
+	// load it without the lock to count their reads.
+	regions      atomic.Pointer[[]*region]
+	nextRegionID uint64 // guarded by mu
 
 	mu    sync.Mutex
 	tree  *btree.BTreeG[*row] // guarded by mu; nil once err is set
@@ -28,29 +37,41 @@ type Table struct {
 	probe row                 // guarded by mu; search key for tree.Get
 }
 
+// familyMap is a table's families by name.
+type familyMap map[string]kv.Family
+
+func (t *Table) fams() familyMap { return *t.families.Load() }
+
 var _ kv.Table = (*Table)(nil)
 
 func newTable(name string, spec kv.TableSpec) (*Table, error) {
 	if name == "" {
 		return nil, fmt.Errorf("memstore: create table: empty name: %w", kv.ErrInvalidArgument)
 	}
+	if err := kv.ValidateFamilies(spec.Families); err != nil {
+		return nil, fmt.Errorf("memstore: create table %q: %w", name, err)
+	}
+	keys := make([][]byte, 0, len(spec.SplitKeys))
+	for _, k := range spec.SplitKeys {
+		if len(k) == 0 || len(k) > kv.MaxKeySize {
+			return nil, fmt.Errorf("memstore: create table %q: split key length %d: %w", name, len(k), kv.ErrInvalidArgument)
+		}
+		keys = append(keys, bytes.Clone(k))
+	}
+	slices.SortFunc(keys, bytes.Compare)
+	keys = slices.CompactFunc(keys, bytes.Equal)
 	t := &Table{
 		name:     name,
-		families: make(map[string]kv.Family, len(spec.Families)),
 		tree:     btree.NewG(btreeDegree, rowLess),
 		fillSize: defaultFillSize,
 	}
+	fams := make(familyMap, len(spec.Families))
 	for _, f := range spec.Families {
-		switch _, dup := t.families[f.Name]; {
-		case f.Name == "":
-			return nil, fmt.Errorf("memstore: create table %q: empty family name: %w", name, kv.ErrInvalidArgument)
-		case dup:
-			return nil, fmt.Errorf("memstore: create table %q: duplicate family %q: %w", name, f.Name, kv.ErrInvalidArgument)
-		case f.MaxVersions < 0 || f.TTL < 0:
-			return nil, fmt.Errorf("memstore: create table %q: family %q: negative MaxVersions or TTL: %w", name, f.Name, kv.ErrInvalidArgument)
-		}
-		t.families[f.Name] = f
+		fams[f.Name] = f
 	}
+	t.families.Store(&fams)
+	regions := newRegions(keys, &t.nextRegionID)
+	t.regions.Store(&regions)
 	return t, nil
 }
 
@@ -120,6 +141,9 @@ func (t *Table) Apply(ctx context.Context, batch []kv.RowMutation) error {
 		return t.err
 	}
 	tree := t.tree
+	fams, now := t.fams(), kv.Now()
+	regions := *t.regions.Load()
+	var deltas []regionDelta
 	if conditional && len(batch) > 1 {
 		// Stage the batch in an O(1) copy-on-write clone, so that a failed
 		// precondition discards the earlier row mutations by dropping it.
@@ -130,21 +154,45 @@ func (t *Table) Apply(ctx context.Context, batch []kv.RowMutation) error {
 		t.probe.key = rm.Key
 		old, _ := tree.Get(&t.probe)
 		t.probe.key = nil
-		if (rm.Require == kv.RequireAbsent && old != nil) || (rm.Require == kv.RequirePresent && old == nil) {
-			return &kv.ConditionError{Index: i, Key: bytes.Clone(rm.Key)}
+		if rm.Require != kv.NoPrecondition {
+			present := old != nil && hasLiveCell(old.cells, rm.RequireColumn, fams, now)
+			if (rm.Require == kv.RequireAbsent && present) || (rm.Require == kv.RequirePresent && !present) {
+				return &kv.ConditionError{Index: i, Key: bytes.Clone(rm.Key)}
+			}
 		}
-		switch next := t.mutateRow(old, rm); {
+		next := t.mutateRow(old, rm, fams, now)
+		switch {
 		case next != nil:
 			tree.ReplaceOrInsert(next)
 		case old != nil:
 			tree.Delete(old)
 		}
+		deltas = addDelta(deltas, regions[regionFor(regions, rm.Key)], old, next)
 	}
 	t.tree = tree
+	commitDeltas(deltas)
 	return nil
+}
+
+// hasLiveCell reports whether cells hold one a read would return (TTL
+// applies; versions beyond MaxVersions never hide a column's newest), in
+// column col when col is not nil.
+func hasLiveCell(cells []kv.Cell, col *kv.Column, fams familyMap, now kv.Timestamp) bool {
+	for i := range cells {
+		c := &cells[i]
+		if col != nil && (c.Family != col.Family || !bytes.Equal(c.Qualifier, col.Qualifier)) {
+			continue
+		}
+		if f := fams[c.Family]; f.Expired(c.Timestamp, now) {
+			continue
+		}
+		return true
+	}
+	return false
 }
 
 // validateRowMutation checks rm without looking at the table's rows.
 func (t *Table) validateRowMutation(rm *kv.RowMutation) error {
-	return rm.Validate(func(f string) bool { _, ok := t.families[f]; return ok })
+	fams := t.fams()
+	return rm.Validate(func(f string) bool { _, ok := fams[f]; return ok })
 }

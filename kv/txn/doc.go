@@ -64,5 +64,9 @@
 // The write buffer is bounded (Options.MaxWriteBytes, 64 MiB by default):
 // beyond it Apply returns ErrTooLarge and buffers nothing of that batch.
 // The overlay applies family MaxVersions garbage collection when given the
-// table's families, but not TTL.
+// table's families, and hides cells past their TTL in reads and
+// preconditions. Overlays and autocommit handles implement kv.MultiReader:
+// an overlay's iterators read the transaction's snapshot and its buffered
+// rows as they were at the call (without a store snapshot, the base reads
+// share one only if the live table is a kv.MultiReader).
 package txn

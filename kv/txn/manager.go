@@ -215,6 +215,22 @@ type autocommitTable struct {
 	name string
 }
 
+var _ kv.MultiReader = (*autocommitTable)(nil)
+
+// ReadMulti implements kv.MultiReader by passing through to the live
+// table. If that is no kv.MultiReader, each row set is read on its own
+// and the iterators share no snapshot.
+func (a *autocommitTable) ReadMulti(ctx context.Context, sets []kv.RowSet, opts kv.ReadOptions) []kv.RowIterator {
+	if mr, ok := a.Table.(kv.MultiReader); ok {
+		return mr.ReadMulti(ctx, sets, opts)
+	}
+	out := make([]kv.RowIterator, len(sets))
+	for i, rs := range sets {
+		out[i] = a.Table.Read(ctx, rs, opts)
+	}
+	return out
+}
+
 func (a *autocommitTable) Apply(ctx context.Context, batch []kv.RowMutation) error {
 	m := a.m
 	var keys map[uint64]struct{}

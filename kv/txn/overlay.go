@@ -14,7 +14,10 @@ import (
 // overlay is the kv.Table a transaction hands out.
 type overlay struct{ t *txnTable }
 
-var _ kv.Table = (*overlay)(nil)
+var (
+	_ kv.Table       = (*overlay)(nil)
+	_ kv.MultiReader = (*overlay)(nil)
+)
 
 // AtomicBatches reports true: a failed precondition buffers nothing.
 func (o *overlay) AtomicBatches() bool { return true }
@@ -43,7 +46,9 @@ func (emptyIter) Stats() kv.ReadStats { return kv.ReadStats{} }
 func (emptyIter) Close() error        { return nil }
 
 // Read implements kv.Table: the snapshot's rows merged with the buffered
-// ones, in key order (or reverse), projected and limited as opts say.
+// ones, in key order (or reverse), projected and limited as opts say. The
+// buffered rows are taken as they are now: later Applies do not change
+// what the iterator returns.
 func (o *overlay) Read(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions) kv.RowIterator {
 	t := o.t
 	if t.tx.done {
@@ -52,11 +57,56 @@ func (o *overlay) Read(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions) k
 	if t.rows.Len() == 0 {
 		return t.baseRead(ctx, rs, opts)
 	}
-	it := &overlayIter{opts: opts}
+	return t.merge(rs, opts, t.baseRead(ctx, rs, baseOptions(opts)))
+}
+
+// baseOptions are the options of the base read under buffered rows: rows
+// the buffer deletes must not count against the limit.
+func baseOptions(opts kv.ReadOptions) kv.ReadOptions {
+	opts.Limit = 0
+	return opts
+}
+
+// ReadMulti implements kv.MultiReader: one iterator per row set, all over
+// the transaction's snapshot and its buffered writes as they are now.
+// Without a store snapshot (read committed) the base reads share one
+// snapshot only if the live table is a kv.MultiReader.
+func (o *overlay) ReadMulti(ctx context.Context, sets []kv.RowSet, opts kv.ReadOptions) []kv.RowIterator {
+	t := o.t
+	out := make([]kv.RowIterator, len(sets))
+	if t.tx.done {
+		for i := range out {
+			out[i] = &errIter{err: ErrDone}
+		}
+		return out
+	}
+	bopts := opts
+	if t.rows.Len() > 0 {
+		bopts = baseOptions(opts)
+	}
+	if mr, ok := t.live.(kv.MultiReader); ok && t.tx.snap == nil {
+		copy(out, mr.ReadMulti(ctx, sets, bopts))
+	} else {
+		for i, rs := range sets {
+			out[i] = t.baseRead(ctx, rs, bopts)
+		}
+	}
+	if t.rows.Len() > 0 {
+		for i, rs := range sets {
+			out[i] = t.merge(rs, opts, out[i])
+		}
+	}
+	return out
+}
+
+// merge returns an iterator over base merged with the buffered rows of rs.
+func (t *txnTable) merge(rs kv.RowSet, opts kv.ReadOptions, base kv.RowIterator) kv.RowIterator {
+	it := &overlayIter{opts: opts, base: base, fams: t.fams, now: kv.Now()}
+	add := func(r *bufRow) { it.buf = append(it.buf, bufView{key: r.key, cells: r.cur}) }
 	for _, sp := range rs.Spans(nil) {
 		if sp.Point {
 			if r, ok := t.rows.Get(&bufRow{key: sp.Start}); ok {
-				it.buf = append(it.buf, r)
+				add(r)
 			}
 			continue
 		}
@@ -64,7 +114,7 @@ func (o *overlay) Read(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions) k
 			if sp.End != nil && bytes.Compare(r.key, sp.End) >= 0 {
 				return false
 			}
-			it.buf = append(it.buf, r)
+			add(r)
 			return true
 		}
 		if sp.Start == nil {
@@ -76,10 +126,14 @@ func (o *overlay) Read(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions) k
 	if opts.Reverse {
 		slices.Reverse(it.buf)
 	}
-	bopts := opts
-	bopts.Limit = 0 // rows the buffer deletes must not count
-	it.base = t.baseRead(ctx, rs, bopts)
 	return it
+}
+
+// bufView is a buffered row as a read took it: cur slices are immutable
+// (a mutation builds a new one), so keeping the slice keeps the row.
+type bufView struct {
+	key   []byte
+	cells []kv.Cell
 }
 
 // overlayIter merges a base iterator with buffered rows (already in
@@ -90,8 +144,10 @@ type overlayIter struct {
 	baseRow  kv.Row
 	baseOK   bool // baseRow is pending
 	baseDone bool
-	buf      []*bufRow
+	buf      []bufView
 	bi       int
+	fams     map[string]kv.Family // for TTL; nil: none
+	now      kv.Timestamp
 	cur      kv.Row
 	cells    []kv.Cell
 	returned int64
@@ -129,7 +185,7 @@ func (it *overlayIter) Next() bool {
 				if c == 0 {
 					it.baseOK = false
 				}
-				it.cells = project(it.cells[:0], r.cur, &it.opts)
+				it.cells = project(it.cells[:0], r.cells, &it.opts, it.fams, it.now)
 				if len(it.cells) > 0 {
 					it.cur = kv.Row{Key: r.key, Cells: it.cells}
 					it.returned++
@@ -169,8 +225,12 @@ func (e *errIter) Stats() kv.ReadStats { return kv.ReadStats{} }
 func (e *errIter) Close() error        { return nil }
 
 // Apply implements kv.Table: it validates the batch, checks each
-// precondition against the transaction's view (snapshot plus buffered
-// writes, including this batch's earlier rows) and buffers the mutations.
+// precondition (of the row, or of RequireColumn's column; cells past
+// their family's TTL do not count) against the transaction's view
+// (snapshot plus buffered writes, including this batch's earlier rows) and
+// buffers the mutations. Commit applies them with their preconditions,
+// which the store checks again: a concurrent change that breaks one is a
+// conflict.
 // A failed precondition returns a *kv.ConditionError and buffers nothing;
 // a buffer beyond Options.MaxWriteBytes returns ErrTooLarge, likewise.
 func (o *overlay) Apply(ctx context.Context, batch []kv.RowMutation) error {
@@ -205,13 +265,16 @@ func (o *overlay) Apply(ctx context.Context, batch []kv.RowMutation) error {
 		tx.log, tx.size = tx.log[:logLen], size
 	}
 	probe := &bufRow{}
+	now := kv.Now()
 	for i := range batch {
 		probe.key = batch[i].Key
 		r, _ := t.rows.Get(probe)
-		present := len(r.cur) > 0
-		if (batch[i].Require == kv.RequireAbsent && present) || (batch[i].Require == kv.RequirePresent && !present) {
-			rollback()
-			return &kv.ConditionError{Index: i, Key: bytes.Clone(batch[i].Key)}
+		if req := batch[i].Require; req != kv.NoPrecondition {
+			present := hasLiveCell(r.cur, batch[i].RequireColumn, t.fams, now)
+			if (req == kv.RequireAbsent && present) || (req == kv.RequirePresent && !present) {
+				rollback()
+				return &kv.ConditionError{Index: i, Key: bytes.Clone(batch[i].Key)}
+			}
 		}
 		rm, n := deepCopy(&batch[i])
 		undos = append(undos, undo{r: r, cur: r.cur})

@@ -39,6 +39,9 @@ func randBatch(r *rand.Rand) []kv.RowMutation {
 					Timestamp: ts, Value: []byte(fmt.Sprint(r.IntN(100)))})
 			}
 		}
+		if rm.Require != kv.NoPrecondition && r.IntN(2) == 0 {
+			rm.RequireColumn = &kv.Column{Family: modelFams[r.IntN(2)].Name, Qualifier: []byte{byte('x' + r.IntN(3))}}
+		}
 	}
 	return batch
 }

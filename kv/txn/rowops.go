@@ -82,14 +82,15 @@ func sameColumn(a, b *kv.Cell) bool {
 
 // project appends to buf the cells of cells a read with o returns: its
 // families, columns and time range, and the newest MaxVersions versions of
-// each column.
-func project(buf, cells []kv.Cell, o *kv.ReadOptions) []kv.Cell {
+// each column; cells past their family's TTL (fams, when known) at now are
+// hidden, as the store hides them.
+func project(buf, cells []kv.Cell, o *kv.ReadOptions, fams map[string]kv.Family, now kv.Timestamp) []kv.Cell {
 	maxV := max(o.MaxVersions, 1)
 	var col *kv.Cell
 	versions := 0
 	for i := range cells {
 		c := &cells[i]
-		if !o.Selects(c) {
+		if !o.Selects(c) || expired(c, fams, now) {
 			continue
 		}
 		if col != nil && sameColumn(c, col) {
@@ -103,6 +104,29 @@ func project(buf, cells []kv.Cell, o *kv.ReadOptions) []kv.Cell {
 		buf = append(buf, *c)
 	}
 	return buf
+}
+
+func expired(c *kv.Cell, fams map[string]kv.Family, now kv.Timestamp) bool {
+	if fams == nil {
+		return false
+	}
+	f := fams[c.Family]
+	return f.Expired(c.Timestamp, now)
+}
+
+// hasLiveCell reports whether cells hold one a read would return, in
+// column col when col is not nil.
+func hasLiveCell(cells []kv.Cell, col *kv.Column, fams map[string]kv.Family, now kv.Timestamp) bool {
+	for i := range cells {
+		c := &cells[i]
+		if col != nil && (c.Family != col.Family || !bytes.Equal(c.Qualifier, col.Qualifier)) {
+			continue
+		}
+		if !expired(c, fams, now) {
+			return true
+		}
+	}
+	return false
 }
 
 // copyCells deep-copies cells into one allocation.

@@ -206,6 +206,9 @@ func (tx *Txn) Commit(ctx context.Context) error {
 // deepCopy copies rm into one allocation owned by the transaction.
 func deepCopy(rm *kv.RowMutation) (kv.RowMutation, int64) {
 	n := len(rm.Key)
+	if rm.RequireColumn != nil {
+		n += len(rm.RequireColumn.Qualifier)
+	}
 	for i := range rm.Mutations {
 		n += len(rm.Mutations[i].Qualifier) + len(rm.Mutations[i].Value)
 	}
@@ -219,6 +222,9 @@ func deepCopy(rm *kv.RowMutation) (kv.RowMutation, int64) {
 		return arena[s:len(arena):len(arena)]
 	}
 	out := kv.RowMutation{Key: cp(rm.Key), Require: rm.Require, Mutations: make([]kv.Mutation, len(rm.Mutations))}
+	if rm.RequireColumn != nil {
+		out.RequireColumn = &kv.Column{Family: rm.RequireColumn.Family, Qualifier: cp(rm.RequireColumn.Qualifier)}
+	}
 	for i, m := range rm.Mutations {
 		m.Qualifier, m.Value = cp(m.Qualifier), cp(m.Value)
 		out.Mutations[i] = m

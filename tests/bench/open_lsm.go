@@ -38,7 +38,7 @@ func storeFlushes(s kv.Store) int64 { return s.(*lsm.Store).Metrics().Flushes }
 // storeLiveBytes returns the bytes and number of the live files of the
 // benchmark table, as the engine's manifest lists them.
 func storeLiveBytes(s kv.Store) (bytes int64, files int, err error) {
-	regions, err := s.(*lsm.Store).Regions(TableName)
+	regions, err := s.(*lsm.Store).Regions(context.Background(), TableName)
 	for _, r := range regions {
 		bytes += r.Bytes
 		files += r.Files

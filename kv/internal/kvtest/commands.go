@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/widesql/widesql/kv"
 )
@@ -98,6 +99,8 @@ func runCommand(s kv.Store, tc *testCase) (string, error) {
 	switch cmd {
 	case "create":
 		return "", s.CreateTable(ctx, name, parseSpec(opts))
+	case "setfamilies", "split", "regions":
+		return runAdmin(ctx, s, cmd, name, opts)
 	case "drop":
 		return "", s.DropTable(ctx, name)
 	case "list":
@@ -139,7 +142,8 @@ func runCommand(s kv.Store, tc *testCase) (string, error) {
 	return "", fmt.Errorf("unknown command %q", cmd)
 }
 
-// parseSpec parses families=a,b versions=a:3,b:2.
+// parseSpec parses families=a,b versions=a:3,b:2 ttl=a:1h
+// compression=a:zstd bloom=a:none split=k1,k2.
 func parseSpec(opts map[string]string) kv.TableSpec {
 	var spec kv.TableSpec
 	if opts["families"] != "" {
@@ -147,21 +151,64 @@ func parseSpec(opts map[string]string) kv.TableSpec {
 			spec.Families = append(spec.Families, kv.Family{Name: f})
 		}
 	}
-	for _, fv := range strings.Split(opts["versions"], ",") {
-		f, v, _ := strings.Cut(fv, ":")
-		for i := range spec.Families {
-			if spec.Families[i].Name == f {
-				spec.Families[i].MaxVersions, _ = strconv.Atoi(v)
+	perFamily := func(opt string, set func(f *kv.Family, v string)) {
+		for _, fv := range strings.Split(opts[opt], ",") {
+			f, v, _ := strings.Cut(fv, ":")
+			for i := range spec.Families {
+				if spec.Families[i].Name == f {
+					set(&spec.Families[i], v)
+				}
 			}
+		}
+	}
+	perFamily("versions", func(f *kv.Family, v string) { f.MaxVersions, _ = strconv.Atoi(v) })
+	perFamily("ttl", func(f *kv.Family, v string) { f.TTL, _ = time.ParseDuration(v) })
+	perFamily("compression", func(f *kv.Family, v string) { f.Compression = v })
+	perFamily("bloom", func(f *kv.Family, v string) { f.Bloom = v })
+	if v := opts["split"]; v != "" {
+		for _, k := range strings.Split(v, ",") {
+			spec.SplitKeys = append(spec.SplitKeys, []byte(k))
 		}
 	}
 	return spec
 }
 
+// runAdmin runs the kv.Admin commands:
+//
+//	setfamilies t families=... (options as for create)
+//	split t keys=k1,k2
+//	regions t         (the region boundaries, one per line)
+//
+// Region load is not printed: it depends on the engine and on restarts;
+// RunAdmin tests it.
+func runAdmin(ctx context.Context, s kv.Store, cmd, name string, opts map[string]string) (string, error) {
+	a, ok := s.(kv.Admin)
+	if !ok {
+		return "", fmt.Errorf("%T is not a kv.Admin", s)
+	}
+	switch cmd {
+	case "setfamilies":
+		return "", a.SetFamilies(ctx, name, parseSpec(opts).Families)
+	case "split":
+		var keys [][]byte
+		for _, k := range strings.Split(opts["keys"], ",") {
+			keys = append(keys, []byte(k))
+		}
+		return "", a.Split(ctx, name, keys)
+	}
+	regions, err := a.Regions(ctx, name)
+	var b strings.Builder
+	for _, r := range regions {
+		fmt.Fprintf(&b, "[%s, %s)\n", r.Start, r.End)
+	}
+	return b.String(), err
+}
+
 // parseBatch parses one RowMutation per line:
 //
-//	key [require=absent|present] mutation; mutation; ...
+//	key [require=absent|present[:fam:qual]] mutation; mutation; ...
 //
+// where fam:qual makes the precondition RequireColumn's;
 // with mutations "set fam:qual@ts=value", "del fam:qual[@[start,end)]",
 // "delfam fam" and "delrow".
 func parseBatch(lines []string) ([]kv.RowMutation, error) {
@@ -175,11 +222,17 @@ func parseBatch(lines []string) ([]kv.RowMutation, error) {
 		if r, ok := strings.CutPrefix(rest, "require="); ok {
 			req, after, _ := strings.Cut(r, " ")
 			rest = after
+			req, col, hasCol := strings.Cut(req, ":")
+			if hasCol {
+				fam, qual, _ := strings.Cut(col, ":")
+				rm.RequireColumn = &kv.Column{Family: fam, Qualifier: []byte(qual)}
+			}
 			switch req {
 			case "absent":
 				rm.Require = kv.RequireAbsent
 			case "present":
 				rm.Require = kv.RequirePresent
+			case "none":
 			default:
 				return nil, fmt.Errorf("bad require %q", req)
 			}

@@ -10,10 +10,10 @@ INSERT INTO logs VALUES ('info', 'start', 1), ('warn', 'disk', 2), ('info', 'sta
 query colnames rowsort
 SELECT * FROM logs
 ----
-level  msg  n
-info  start  1
-info  start  1
-warn  disk  2
+level  msg    n
+info   start  1
+info   start  1
+warn   disk   2
 
 statement count 2
 INSERT INTO logs (msg) VALUES ('no level'), ('no level')
@@ -59,7 +59,7 @@ query colnames
 INSERT INTO logs VALUES ('debug', 'x', 0) RETURNING *
 ----
 level  msg  n
-debug  x  0
+debug  x    0
 
 # ON CONFLICT without a target never fires; with a target it has no constraint to match.
 statement count 1
@@ -105,11 +105,11 @@ query
 EXPLAIN UPDATE logs SET n = 1 WHERE level = 'x'
 ----
 UPDATE logs SET n
-  FULL SCAN ON logs FAMILIES (d) FILTER (level = 'x')
+  FULL SCAN ON logs ROWKEY 8 BYTES FAMILIES (d) FILTER (level = 'x') (full scan: the table has no primary key)
 
 # widesql-only
 query
 EXPLAIN DELETE FROM logs WHERE n = 1
 ----
 DELETE FROM logs
-  FULL SCAN ON logs FAMILIES (d) FILTER (n = 1)
+  FULL SCAN ON logs ROWKEY 8 BYTES FAMILIES (d) FILTER (n = 1) (full scan: the table has no primary key)

@@ -276,3 +276,10 @@ SELECT '' || '', 'a' || ''
 
 statement ok
 DROP TABLE emp
+
+# An empty string as the first value of a result is not NULL (a portal's
+# first row used to encode it as NULL in the extended protocol).
+query
+SELECT '' AS e, NULL::text AS n
+----
+(empty)  NULL

@@ -338,5 +338,5 @@ EXPLAIN SELECT v FROM so_l UNION SELECT v FROM so_r ORDER BY 1 LIMIT 2
 LIMIT 2
   SORT BY v
     UNION
-      FULL SCAN ON so_l FAMILIES (d)
-      FULL SCAN ON so_r FAMILIES (d)
+      FULL SCAN ON so_l ROWKEY 4 BYTES FAMILIES (d) (full scan: no condition on rowkey column id)
+      FULL SCAN ON so_r ROWKEY 4 BYTES FAMILIES (d) (full scan: no condition on rowkey column id)

@@ -574,7 +574,7 @@ EXPLAIN SELECT id, row_number() OVER (PARTITION BY dept ORDER BY salary DESC NUL
 ----
 SORT BY row_number
   WINDOW row_number() OVER (PARTITION BY dept ORDER BY salary DESC NULLS LAST), sum(salary) OVER (ORDER BY id), count(*) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
-    FULL SCAN ON w_emp FAMILIES (d)
+    FULL SCAN ON w_emp ROWKEY 4 BYTES FAMILIES (d) (full scan: no condition on rowkey column id)
 
 # widesql-only
 query
@@ -582,7 +582,7 @@ EXPLAIN SELECT dept, rank() OVER (ORDER BY count(*) DESC), lag(dept, 2, 'x') OVE
 ----
 WINDOW rank() OVER (ORDER BY count DESC), lag(dept, 2, 'x') OVER ()
   AGGREGATE count(*) GROUP BY dept
-    FULL SCAN ON w_emp FAMILIES (d)
+    FULL SCAN ON w_emp ROWKEY 4 BYTES FAMILIES (d) (full scan: no condition on rowkey column id)
 
 # The session goes on after the errors.
 query
