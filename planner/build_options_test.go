@@ -3,8 +3,6 @@ package planner_test
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -25,51 +23,12 @@ import (
 // Errors print as "error <SQLSTATE>: <message>" plus "detail:" and
 // "hint:" lines when set.
 func TestOptionsDatadriven(t *testing.T) {
-	files, _ := filepath.Glob("testdata/options/*.txt")
-	if len(files) == 0 {
-		t.Fatal("no testdata")
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) { runOptionsFile(t, f) })
-	}
-}
-
-func runOptionsFile(t *testing.T, path string) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat := testCatalog{}
-	var out strings.Builder
-	for _, block := range strings.Split(strings.TrimSpace(string(raw)), "\n\n") {
-		lines := strings.Split(block, "\n")
-		cmd := lines[0]
-		sep := len(lines)
-		for i, l := range lines {
-			if l == "----" {
-				sep = i
-				break
-			}
-		}
-		input := strings.Join(lines[1:sep], "\n")
-		var expected []string
-		if sep < len(lines) {
-			expected = lines[sep+1:]
-		}
+	runDir(t, "testdata/options/*.txt", func(t *testing.T, cat testCatalog, cmd, input string) string {
 		if cmd != "ddl" {
-			t.Fatalf("%s: unknown command %q", path, cmd)
+			t.Fatalf("unknown command %q", cmd)
 		}
-		got := runDDL(cat, input)
-		out.WriteString(cmd + "\n" + input + "\n----\n" + got + "\n\n")
-		if !*rewrite && got != strings.Join(expected, "\n") {
-			t.Errorf("%s:\n%s\ngot:\n%s\nwant:\n%s", path, input, got, strings.Join(expected, "\n"))
-		}
-	}
-	if *rewrite {
-		if err := os.WriteFile(path, []byte(strings.TrimRight(out.String(), "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+		return runDDL(cat, input)
+	})
 }
 
 func runDDL(cat testCatalog, sql string) string {

@@ -34,16 +34,30 @@ func (c testCatalog) Table(name string) (*planner.TableDesc, error) {
 //
 // Errors print as "error <SQLSTATE>: <message>".
 func TestDatadriven(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.txt")
+	runDir(t, "testdata/*.txt", func(t *testing.T, cat testCatalog, cmd, input string) string {
+		return runCase(t, cat, cmd, input)
+	})
+}
+
+// caseFunc runs one case of a testdata file against the file's catalog.
+type caseFunc func(t *testing.T, cat testCatalog, cmd, input string) string
+
+// runDir runs every file matching glob as a subtest (see runFile).
+func runDir(t *testing.T, glob string, run caseFunc) {
+	files, _ := filepath.Glob(glob)
 	if len(files) == 0 {
 		t.Fatal("no testdata")
 	}
 	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) { runFile(t, f) })
+		t.Run(filepath.Base(f), func(t *testing.T) { runFile(t, f, run) })
 	}
 }
 
-func runFile(t *testing.T, path string) {
+// runFile runs the cases of one file, each a command line, an input
+// block, "----" and the expected output, separated by blank lines; a block
+// starting with # is a comment. With -rewrite it writes the actual output
+// back.
+func runFile(t *testing.T, path string, run caseFunc) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -51,6 +65,10 @@ func runFile(t *testing.T, path string) {
 	cat := testCatalog{}
 	var out strings.Builder
 	for _, block := range strings.Split(strings.TrimSpace(string(raw)), "\n\n") {
+		if strings.HasPrefix(block, "#") {
+			out.WriteString(block + "\n\n")
+			continue
+		}
 		lines := strings.Split(block, "\n")
 		cmd := lines[0]
 		var input, expected []string
@@ -65,7 +83,7 @@ func runFile(t *testing.T, path string) {
 		if sep < len(lines) {
 			expected = lines[sep+1:]
 		}
-		got := runCase(t, cat, cmd, strings.Join(input, "\n"))
+		got := run(t, cat, cmd, strings.Join(input, "\n"))
 		out.WriteString(cmd + "\n" + strings.Join(input, "\n") + "\n----\n" + got + "\n\n")
 		if !*rewrite && got != strings.Join(expected, "\n") {
 			t.Errorf("%s: %s\n%s\ngot:\n%s\nwant:\n%s", path, cmd, strings.Join(input, "\n"), got, strings.Join(expected, "\n"))
