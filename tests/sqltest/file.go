@@ -33,12 +33,15 @@
 // Expected values are separated by two or more spaces or a tab; a result
 // with one column is compared line for line, spaces and all. NULL stands for
 // null and (empty) for the empty string. A line `# file: widesql-only`
-// anywhere makes the whole file widesql-only.
+// anywhere makes the whole file widesql-only. A line `# include: name`
+// runs the records of another file (a shared schema, without query
+// results) at that point; name is relative to the file's directory.
 package sqltest
 
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -68,6 +71,15 @@ type record struct {
 	resultAt [2]int   // QueryRows: 0-based line range [from, to) of expected, for -rewrite
 	onlyOnWS bool     // # widesql-only
 	onlyOnPG bool     // # postgres-only
+	src      string   // the included file the record comes from; "" for the file's own
+}
+
+// pos names where a record of f was written, for messages.
+func (r *record) pos(f *File) string {
+	if r.src != "" {
+		return r.src + ":" + strconv.Itoa(r.line)
+	}
+	return f.Path + ":" + strconv.Itoa(r.line)
 }
 
 // File is a parsed test file.
@@ -99,6 +111,10 @@ func ParseFile(path string) (*File, error) {
 			switch text := strings.TrimSpace(strings.TrimPrefix(line, "#")); {
 			case text == "file: widesql-only":
 				f.WidesqlOnly = true
+			case strings.HasPrefix(text, "include: "):
+				if err := f.include(strings.TrimSpace(strings.TrimPrefix(text, "include: "))); err != nil {
+					return nil, fmt.Errorf("%s:%d: %v", path, i+1, err)
+				}
 			case strings.HasPrefix(text, "widesql-only"):
 				wsOnly = true
 			case strings.HasPrefix(text, "postgres-only"):
@@ -141,6 +157,27 @@ func ParseFile(path string) (*File, error) {
 		f.records = append(f.records, r)
 	}
 	return f, nil
+}
+
+// include appends the records of another file, named relative to f's
+// directory: a schema several files share (`# include: shop_schema.inc`).
+// Its records must not hold expected results, which -rewrite could not
+// write back.
+func (f *File) include(name string) error {
+	inc, err := ParseFile(filepath.Join(filepath.Dir(f.Path), name))
+	if err != nil {
+		return err
+	}
+	for _, r := range inc.records {
+		if r.kind == QueryRows {
+			return fmt.Errorf("included %s: line %d has expected results", name, r.line)
+		}
+		if r.src == "" {
+			r.src = inc.Path
+		}
+		f.records = append(f.records, r)
+	}
+	return nil
 }
 
 func (r *record) parseHeader(line string) error {
@@ -232,7 +269,7 @@ func formatRows(rows [][]string) []string {
 func (f *File) rewriteResults(results map[*record][]string) error {
 	var edits []Edit
 	for _, r := range f.records {
-		if got, ok := results[r]; ok {
+		if got, ok := results[r]; ok && r.src == "" {
 			edits = append(edits, Edit{From: r.resultAt[0], To: r.resultAt[1], Lines: got})
 		}
 	}

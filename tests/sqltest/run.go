@@ -4,7 +4,6 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -82,7 +81,7 @@ func Run(t *testing.T, f *File, c Client, o Options) {
 			results[r] = got
 		}
 		if c.Broken() {
-			t.Fatalf("%s:%d: connection unusable after this record; stopping the file", f.Path, r.line)
+			t.Fatalf("%s: connection unusable after this record; stopping the file", r.pos(f))
 		}
 	}
 	if len(results) > 0 {
@@ -100,7 +99,7 @@ func runRecord(t *testing.T, f *File, r *record, c Client, o Options) (got []str
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), o.RecordTimeout)
 	defer cancel()
-	where := func() string { return f.Path + ":" + strconv.Itoa(r.line) + ":\n" + indent(r.sql) + "\n" }
+	where := func() string { return r.pos(f) + ":\n" + indent(r.sql) + "\n" }
 
 	switch r.kind {
 	case StatementOK, StatementCount:
