@@ -131,6 +131,12 @@ func builtin(name string) builtinFunc {
 	if f, ok := mathFuncs[name]; ok {
 		return f
 	}
+	if f, ok := catalogFuncs[name]; ok { // pgcatalog_funcs.go
+		return f
+	}
+	if f, ok := arrayFuncs[name]; ok { // funcs_array.go
+		return f
+	}
 	return datetimeFuncs[name]
 }
 

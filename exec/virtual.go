@@ -12,6 +12,8 @@ func (x *executor) virtualScan(p *planner.Scan) (operator, error) {
 		return x.timeViewScan(p) // timeviews.go
 	case planner.VirtualRegions:
 		return x.regionsScan(p) // regions.go
+	case planner.VirtualCatalog:
+		return x.catalogScan(p) // pgcatalog.go
 	}
 	return nil, pgerror.New(pgerror.CodeInternalError, "unknown system view %q", p.Table.Virtual)
 }

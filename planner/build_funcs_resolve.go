@@ -291,6 +291,12 @@ func noFunction(name string, in []types.T) error {
 func (b *builder) builtinCall(name string, args []Expr) (e Expr, ok bool, err error) {
 	cands, ok := builtins[name]
 	if !ok {
+		cands, ok = catalogBuiltins[name] // build_funcs_pg.go
+	}
+	if !ok {
+		cands, ok = arrayBuiltins[name] // build_funcs_array.go
+	}
+	if !ok {
 		return nil, false, nil
 	}
 	in := make([]types.T, len(args))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/widesql/widesql/planner/syscat"
 	"github.com/widesql/widesql/planner/types"
 )
 
@@ -58,6 +59,8 @@ type TableDesc struct {
 	// VirtualRegions. exec produces their rows.
 	Virtual string     `json:"-"`
 	Base    *TableDesc `json:"-"`
+	// Sys is the system relation of a VirtualCatalog view.
+	Sys *syscat.Relation `json:"-"`
 	// AsOf is set on the copy of a descriptor that a FROM item reading
 	// AS OF TIMESTAMP gets (never stored); its scans read as of it.
 	AsOf Expr `json:"-"`
@@ -77,6 +80,7 @@ const (
 	VirtualCells    = "cells"    // cells.<table>: one row per cell version
 	VirtualVersions = "versions" // versions.<table>: one row per row version
 	VirtualRegions  = "regions"  // widesql.regions: one row per region of every table
+	VirtualCatalog  = "catalog"  // a pg_catalog or information_schema relation (Sys)
 )
 
 // IndexDesc is a recorded secondary index.

@@ -214,7 +214,11 @@ func (s *Scan) String() string {
 	if s.Access.Kind == MultiGet && !hasElemsOf(spanKeys(s.Access.Spans)) {
 		fmt.Fprintf(&b, " %d KEYS", len(s.Access.Spans))
 	}
-	b.WriteString(" ON " + t.Name)
+	if t.Sys != nil {
+		b.WriteString(" ON " + t.Sys.Schema + "." + t.Name)
+	} else {
+		b.WriteString(" ON " + t.Name)
+	}
 	if t.Layout == LayoutWide && !wideGet {
 		b.WriteString(" IN WIDE ROWS")
 	}
@@ -253,7 +257,7 @@ func (s *Scan) String() string {
 	if s.Reverse {
 		b.WriteString(" REVERSE")
 	}
-	if t.Virtual != VirtualRegions {
+	if t.Virtual != VirtualRegions && t.Virtual != VirtualCatalog {
 		b.WriteString(" FAMILIES (" + strings.Join(s.Families, ", ") + ")")
 	}
 	if s.Filter != nil {

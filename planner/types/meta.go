@@ -45,6 +45,9 @@ var scalarOIDs = [...]uint32{
 	Float4: OIDFloat4, Numeric: OIDNumeric, Date: OIDDate, Time: OIDTime,
 	TimestampTZ: OIDTimestampTZ, Interval: OIDInterval, UUID: OIDUUID, JSON: OIDJSON,
 	JSONB: OIDJSONB, BPChar: OIDBPChar, Array: 0,
+	Oid: OIDOid, Name: OIDName, Char: OIDChar, RegClass: OIDRegClass, RegType: OIDRegType,
+	RegProc: OIDRegProc, RegNamespace: OIDRegNamespace, RegRole: OIDRegRole,
+	Int2Vector: OIDInt2Vector, OidVector: OIDOidVector,
 }
 
 var arrayOIDs = [...]uint32{
@@ -53,6 +56,8 @@ var arrayOIDs = [...]uint32{
 	Float4: 1021, Numeric: 1231, Date: 1182, Time: 1183,
 	TimestampTZ: 1185, Interval: 1187, UUID: 2951, JSON: 199,
 	JSONB: 3807, BPChar: 1014, Array: 0,
+	Oid: 1028, Name: 1003, Char: 1002, RegClass: 2210, RegType: 2211,
+	RegProc: 1008, RegNamespace: 4090, RegRole: 4097, Int2Vector: 1006, OidVector: 1013,
 }
 
 const oidVarCharArray uint32 = 1015
@@ -156,6 +161,26 @@ func (t T) String() string {
 		return "jsonb"
 	case Array:
 		return t.ElemType().String() + "[]"
+	case Oid:
+		return "oid"
+	case Name:
+		return "name"
+	case Char:
+		return `"char"`
+	case RegClass:
+		return "regclass"
+	case RegType:
+		return "regtype"
+	case RegProc:
+		return "regproc"
+	case RegNamespace:
+		return "regnamespace"
+	case RegRole:
+		return "regrole"
+	case Int2Vector:
+		return "int2vector"
+	case OidVector:
+		return "oidvector"
 	}
 	return "unknown"
 }

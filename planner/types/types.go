@@ -69,6 +69,22 @@ const (
 	JSONB
 	BPChar // character(n), blank-padded
 	Array
+	// System-catalog types (pgtypes.go). Oid is I (0..2^32-1); Name is S
+	// (at most 63 bytes); Char is PostgreSQL's one-byte "char", S of
+	// length 0 or 1; the reg* kinds are an object's OID in I and the name
+	// their output shows in S (resolved when the value was made);
+	// Int2Vector and OidVector are *ArrayVal of Int2 / Oid elements, whose
+	// subscripts start at 0 and whose text form is space-separated.
+	Oid
+	Name
+	Char
+	RegClass
+	RegType
+	RegProc
+	RegNamespace
+	RegRole
+	Int2Vector
+	OidVector
 )
 
 // T is a SQL type: a Kind plus modifiers. T is comparable with ==.
@@ -109,6 +125,17 @@ var (
 	TUUID        = T{Kind: UUID}
 	TJSON        = T{Kind: JSON}
 	TJSONB       = T{Kind: JSONB}
+
+	TOid          = T{Kind: Oid}
+	TName         = T{Kind: Name}
+	TChar         = T{Kind: Char}
+	TRegClass     = T{Kind: RegClass}
+	TRegType      = T{Kind: RegType}
+	TRegProc      = T{Kind: RegProc}
+	TRegNamespace = T{Kind: RegNamespace}
+	TRegRole      = T{Kind: RegRole}
+	TInt2Vector   = T{Kind: Int2Vector}
+	TOidVector    = T{Kind: OidVector}
 )
 
 // ArrayOf returns the type "array of elem". An array of arrays is the same
