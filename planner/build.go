@@ -63,6 +63,15 @@ func (b *builder) stmt(stmt *sqlparse.Statement) (Plan, error) {
 	if stmt.AlterOptions != nil {
 		return b.alterOptions(stmt.AlterOptions) // build_alter.go
 	}
+	if stmt.Copy != nil {
+		return b.copyStmt(stmt.Copy) // build_copy.go
+	}
+	if stmt.Role != nil {
+		return b.roleStmt(stmt.Role) // build_role.go
+	}
+	if stmt.Comment != nil {
+		return b.commentStmt(stmt.Comment) // build_comment.go
+	}
 	if stmt.Returning != nil {
 		switch stmt.AST.(type) {
 		case *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt:

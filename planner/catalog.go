@@ -61,6 +61,8 @@ type TableDesc struct {
 	Base    *TableDesc `json:"-"`
 	// Sys is the system relation of a VirtualCatalog view.
 	Sys *syscat.Relation `json:"-"`
+	// Comment is the table's COMMENT ON TABLE text ("" for none).
+	Comment string `json:"comment,omitempty"`
 	// AsOf is set on the copy of a descriptor that a FROM item reading
 	// AS OF TIMESTAMP gets (never stored); its scans read as of it.
 	AsOf Expr `json:"-"`
@@ -135,6 +137,8 @@ type ColumnDesc struct {
 	// ((md5(host)), ...)): the hidden key column's value is computed from
 	// the row on every write. Its Name is that text.
 	Generated string `json:"generated,omitempty"`
+	// Comment is the column's COMMENT ON COLUMN text ("" for none).
+	Comment string `json:"comment,omitempty"`
 }
 
 // KeyColumn is one rowkey column: an index into Columns and its order.

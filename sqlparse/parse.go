@@ -44,6 +44,15 @@ type Statement struct {
 	// statement: it lets this statement full-scan a table even under
 	// SET widesql.full_scan = 'reject'.
 	AllowFullScan bool
+	// Copy is COPY ... FROM STDIN / TO STDOUT (copy.go), AST nil; nil
+	// otherwise.
+	Copy *CopyStmt
+	// Role is CREATE/ALTER/DROP ROLE or USER (role.go), AST nil; nil
+	// otherwise.
+	Role *RoleStmt
+	// Comment is COMMENT ON TABLE/COLUMN (comment.go), AST nil; nil
+	// otherwise.
+	Comment *CommentStmt
 }
 
 // TableOption is one storage parameter: name = value. Name is lower-cased
@@ -129,6 +138,15 @@ func parseOne(p *parser.Parser, src string, toks []token) (Statement, error) {
 		return st, err
 	}
 	if st.AlterOptions, err = parseAlterOptions(src, toks); err != nil || st.AlterOptions != nil { // options.go
+		return st, err
+	}
+	if st.Copy, err = parseCopy(p, src, toks); err != nil || st.Copy != nil { // copy.go
+		return st, err
+	}
+	if st.Role, err = parseRole(src, toks); err != nil || st.Role != nil { // role.go
+		return st, err
+	}
+	if st.Comment, err = parseComment(src, toks); err != nil || st.Comment != nil { // comment.go
 		return st, err
 	}
 	prefix, bodyAt, err := explainPrefix(src, toks)
