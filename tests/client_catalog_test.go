@@ -21,7 +21,8 @@ var catalogQueryRE = regexp.MustCompile(`(?i)\bpg_[a-z_]+|information_schema`)
 // TestClientCatalogStatements replays every catalog query that psql,
 // pgjdbc, SQLAlchemy, GORM, pgx, lib/pq, psycopg and node-postgres were
 // seen sending to PostgreSQL 15 (testdata/clients/statements.jsonl, a copy
-// of ../shared/reference/pg-client-statements.jsonl). Each must prepare and
+// of ../shared/reference/pg-client-statements.jsonl plus psql 15's tab
+// completion of a table name, taken from PostgreSQL's statement log). Each must prepare and
 // run on widesql with every parameter NULL; with -pg / WIDESQL_TEST_PG the
 // same statements run on PostgreSQL instead, which checks the fixture.
 // When a reference PostgreSQL is given by WIDESQL_TEST_PG_REF, the result
