@@ -19,6 +19,7 @@ type prepared struct {
 	sess       *Session
 	stmt       *sqlparse.Statement
 	plan       planner.Plan // nil for utility statements
+	cursorPlan planner.Plan // DECLARE's query (cursor.go)
 	paramTypes []types.T
 	cols       []pgwire.Column
 	declared   []types.T // the client's parameter types, for re-planning
@@ -230,6 +231,9 @@ func (pt *portal) encode(row Row) [][]byte {
 // start runs a statement without rows to completion, or opens a query.
 func (pt *portal) start(ctx context.Context) error {
 	p, s := pt.prep, pt.prep.sess
+	if p.stmt.Cursor != nil {
+		return pt.startCursor(ctx, p.stmt.Cursor) // cursor.go
+	}
 	if p.plan == nil {
 		if p.stmt.Utility == nil {
 			pt.tag = "" // empty query

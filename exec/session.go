@@ -28,6 +28,8 @@ type Session struct {
 	// zoneLoc caches the TimeZone setting zoneName resolves to (exec/timezone.go).
 	zoneLoc  *time.Location
 	zoneName string
+	// cursors are the open server-side cursors by name (cursor.go).
+	cursors map[string]*cursor
 }
 
 var _ pgwire.Session = (*Session)(nil)
@@ -95,6 +97,9 @@ func (s *Session) Prepare(ctx context.Context, st pgwire.Statement, oids []uint3
 		declared[i] = t
 	}
 	p := &prepared{sess: s, stmt: stmt, declared: declared, gen: s.eng.cat.gen.Load()}
+	if stmt.Cursor != nil {
+		return s.prepareCursor(p, stmt.Cursor) // cursor.go
+	}
 	if stmt.Utility != nil {
 		p.paramTypes = declared
 		p.cols = utilityColumns(stmt.Utility)
@@ -178,6 +183,7 @@ func (s *Session) Close() {
 	if s.tx.block {
 		s.rollbackBlock()
 	}
+	s.closeCursors(func(*cursor) bool { return true })
 }
 
 // SetPreparedStatements implements pgwire.Session.
@@ -197,6 +203,7 @@ func wireColumns(cols []planner.ResultColumn) []pgwire.Column {
 	for i, c := range cols {
 		out[i] = pgwire.Column{
 			Name: c.Name, TypeOID: c.T.OID(), TypeSize: c.T.TypeSize(), TypeModifier: c.T.TypeModifier(),
+			TableOID: c.TableID, ColumnAttr: c.ColumnAttr,
 		}
 	}
 	return out

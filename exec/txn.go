@@ -157,6 +157,7 @@ func (s *Session) commitBlock(ctx context.Context) error {
 		failed = true
 	}
 	s.endGUCs(st.gucs, !failed)
+	s.endTxnCursors(!failed) // cursor.go
 	return txnError(err)
 }
 
@@ -168,6 +169,7 @@ func (s *Session) rollbackBlock() {
 		st.tx.Rollback()
 	}
 	s.endGUCs(st.gucs, false)
+	s.endTxnCursors(false) // cursor.go
 }
 
 // txnError attaches SQLSTATEs to kv/txn's sentinels.

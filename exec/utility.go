@@ -141,6 +141,7 @@ func (s *Session) runUtility(ctx context.Context, u *sqlparse.Utility) ([][]stri
 			if s.stmts != nil {
 				s.stmts.DeallocateAll()
 			}
+			s.closeCursors(func(*cursor) bool { return true })
 		}
 		return nil, "DISCARD " + strings.ToUpper(u.Name), nil
 	case sqlparse.Deallocate:

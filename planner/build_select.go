@@ -104,6 +104,7 @@ func (b *builder) selectStmt(s *ast.SelectStmt, outer *scope) (Plan, error) {
 					exprs = append(exprs, b.slotRef(sc, i, 0, false))
 				}
 				cols = append(cols, ResultColumn{Name: c.name, T: c.t})
+				sc.sourceColumn(&cols[len(cols)-1], i)
 			}
 			continue
 		}
@@ -118,6 +119,7 @@ func (b *builder) selectStmt(s *ast.SelectStmt, outer *scope) (Plan, error) {
 		}
 		exprs = append(exprs, e)
 		cols = append(cols, ResultColumn{Name: name, T: e.Type()})
+		sc.sourceOfExpr(&cols[len(cols)-1], f.Expr)
 	}
 	visible := len(exprs)
 
@@ -158,6 +160,13 @@ func (b *builder) selectStmt(s *ast.SelectStmt, outer *scope) (Plan, error) {
 		input = b.windowPlan(input, ws) // build_window.go
 	}
 
+	input, exprs, hasSRF, err := b.projectSet(input, exprs, cols) // build_srf.go
+	if err != nil {
+		return nil, err
+	}
+	if hasSRF {
+		scan = nil // rows no longer come in the scan's order alone
+	}
 	var plan Plan = &Project{Input: input, Exprs: exprs, Cols: cols}
 	if distinctOn != nil {
 		d := &Distinct{Input: plan}
@@ -400,6 +409,9 @@ func outputName(n ast.ExprNode) string {
 				}
 			}
 			return "?column?"
+		}
+		if s, ok := srfOutputName(name, n.Args); ok { // build_srf.go
+			return s
 		}
 		switch name { // the sqlparse bridge's operator forms
 		case "pg_op", "pg_any_op", "pg_all_op":

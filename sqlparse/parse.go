@@ -44,6 +44,9 @@ type Statement struct {
 	// statement: it lets this statement full-scan a table even under
 	// SET widesql.full_scan = 'reject'.
 	AllowFullScan bool
+	// Cursor is DECLARE, FETCH, MOVE or CLOSE (cursor.go), AST nil; nil
+	// otherwise.
+	Cursor *CursorStmt
 	// Copy is COPY ... FROM STDIN / TO STDOUT (copy.go), AST nil; nil
 	// otherwise.
 	Copy *CopyStmt
@@ -138,6 +141,9 @@ func parseOne(p *parser.Parser, src string, toks []token) (Statement, error) {
 		return st, err
 	}
 	if st.AlterOptions, err = parseAlterOptions(src, toks); err != nil || st.AlterOptions != nil { // options.go
+		return st, err
+	}
+	if st.Cursor, err = parseCursor(p, src, toks); err != nil || st.Cursor != nil { // cursor.go
 		return st, err
 	}
 	if st.Copy, err = parseCopy(p, src, toks); err != nil || st.Copy != nil { // copy.go

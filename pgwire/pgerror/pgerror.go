@@ -46,6 +46,7 @@ const (
 	CodeDuplicateTable               = "42P07"
 	CodeDuplicatePreparedStatement   = "42P05"
 	CodeDuplicateCursor              = "42P03"
+	CodeInvalidCursorDefinition      = "42P11"
 	CodeAmbiguousColumn              = "42702"
 	CodeDatatypeMismatch             = "42804"
 	CodeGroupingError                = "42803"

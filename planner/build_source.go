@@ -1,0 +1,68 @@
+package planner
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/widesql/widesql/planner/syscat"
+)
+
+// Attnum returns the pg_attribute.attnum clients see for the column at
+// index i: its 1-based position among the visible columns, 0 for a hidden
+// one. The catalog relations, RowDescription and information_schema all
+// number columns with it.
+func (t *TableDesc) Attnum(i int) int16 {
+	if i < 0 || i >= len(t.Columns) || t.Columns[i].Hidden {
+		return 0
+	}
+	n := int16(0)
+	for j := 0; j <= i; j++ {
+		if !t.Columns[j].Hidden {
+			n++
+		}
+	}
+	return n
+}
+
+// RelationOID is the pg_class OID of a table or system relation as
+// clients see it; 0 for the other made-up views (cells., versions.,
+// widesql.regions), which pg_class does not list.
+func (t *TableDesc) RelationOID() uint32 {
+	switch {
+	case t.Sys != nil:
+		return t.Sys.OID
+	case t.Virtual == "":
+		return syscat.TableOID(t.ID)
+	}
+	return 0
+}
+
+// sourceColumn fills rc's TableID and ColumnAttr when the output is a
+// table column read as is (a star expansion or a bare column reference),
+// as PostgreSQL's RowDescription reports them: JDBC's ResultSetMetaData
+// asks the catalog about that column (nullability, table name).
+func (sc *scope) sourceColumn(rc *ResultColumn, slot int) {
+	if slot < 0 || slot >= len(sc.cols) {
+		return
+	}
+	c := &sc.cols[slot]
+	if c.rel == nil || c.rel.table == nil || c.merged {
+		return
+	}
+	t := c.rel.table
+	if oid, attr := t.RelationOID(), t.Attnum(c.col); oid != 0 && attr != 0 {
+		rc.TableID, rc.ColumnAttr = oid, attr
+	}
+}
+
+// sourceOfExpr is sourceColumn for a select-list expression: only a bare
+// column name of this query level has a source.
+func (sc *scope) sourceOfExpr(rc *ResultColumn, e ast.ExprNode) {
+	cn, ok := e.(*ast.ColumnNameExpr)
+	if !ok || cn.Name.Schema.O != "" {
+		return
+	}
+	slot, err := sc.resolve(cn.Name.Name.O, cn.Name.Table.O)
+	if err != nil {
+		return
+	}
+	sc.sourceColumn(rc, slot)
+}
