@@ -165,7 +165,7 @@ func constFromValue(v *driver.ValueExpr) (Expr, error) {
 // (a correlated reference).
 func (b *builder) column(cn *ast.ColumnName, sc *scope) (Expr, error) {
 	name, qual := cn.Name.O, cn.Table.O
-	if s := cn.Schema.O; s != "" && s != "public" {
+	if s := cn.Schema.O; s != "" && !sc.hasSchemaTable(s, qual) {
 		qual = s + "." + qual
 	}
 	depth := 0
@@ -250,6 +250,9 @@ func (b *builder) coerce(e Expr, want types.T, what string) (Expr, error) {
 			if c.D.IsNull() {
 				return &Const{D: types.Null, T: want}, nil
 			}
+			if want.Kind.IsReg() { // a name: the catalog resolves it (exec/regcast.go)
+				return &Cast{E: &Const{D: c.D, T: types.TText}, T: want}, nil
+			}
 			d, err := types.ParseTextIn(want, c.D.S, b.loc)
 			if err != nil {
 				return nil, err
@@ -271,6 +274,8 @@ func (b *builder) coerce(e Expr, want types.T, what string) (Expr, error) {
 		return &Cast{E: e, T: want}, nil // char(n) <-> text, varchar
 	case got.Kind.IsDateTime() && want.Kind.IsDateTime() && got.Kind != types.Time && want.Kind != types.Time:
 		return &Cast{E: e, T: want}, nil // date -> timestamp(tz), timestamp <-> timestamptz
+	case types.ImplicitCatalogCast(got, want):
+		return &Cast{E: e, T: want}, nil // int -> oid, name -> text, ...
 	}
 	if what == "" {
 		return nil, pgerror.New(pgerror.CodeDatatypeMismatch, "expression is of type %s but expected %s", got, want)
@@ -314,6 +319,15 @@ func (b *builder) unify(l, r Expr, op string) (Expr, Expr, types.T, error) {
 	case isTimelineKind(lt.Kind) && isTimelineKind(rt.Kind):
 		l, r = promoteTimeline(l, r)
 		return l, r, l.Type(), nil
+	}
+	if t, ok := types.CatalogCommonType(lt, rt); ok { // oid = int4, name = text, ...
+		if lt.Kind != t.Kind {
+			l = &Cast{E: l, T: t}
+		}
+		if rt.Kind != t.Kind {
+			r = &Cast{E: r, T: t}
+		}
+		return l, r, t, nil
 	}
 	return nil, nil, types.T{}, pgerror.New(pgerror.CodeUndefinedFunction,
 		"operator does not exist: %s %s %s", lt, op, rt).WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")

@@ -45,7 +45,7 @@ func fnCategory(k types.Kind) byte {
 	switch {
 	case k.IsNumeric():
 		return 'N'
-	case k == types.Text || k == types.BPChar:
+	case k == types.Text || k == types.BPChar || k == types.Name:
 		return 'S'
 	case k == types.Date || k == types.Time || k == types.Timestamp || k == types.TimestampTZ:
 		return 'D'
@@ -94,6 +94,8 @@ func fnImplicitCast(from, to types.T) bool {
 		return to.Kind == types.Timestamp || to.Kind == types.TimestampTZ
 	case from.Kind == types.Timestamp:
 		return to.Kind == types.TimestampTZ
+	case types.ImplicitCatalogCast(from, to): // int -> oid, name -> text, ...
+		return true
 	}
 	return false
 }

@@ -66,6 +66,10 @@ func parseTypeName(toks []token, i int) (t pgTypeName, next int, ok bool) {
 	w := toks[i].val
 	j := i + 1
 	switch {
+	case toks[i].kind == tkQIdent && w == "char":
+		// "char" quoted is PostgreSQL's one-byte internal type, not
+		// character(1); types.TypeByName knows it by the quoted name.
+		t.base = `"char"`
 	case toks[i].kind == tkQIdent:
 		t.base = w
 	case w == "double" && at(j, "precision"):

@@ -62,9 +62,21 @@ func AppendKey(buf []byte, d types.Datum, t types.T, desc bool) []byte {
 		buf = binary.BigEndian.AppendUint64(buf, uint64(d.I)^(1<<63))
 	case types.Float8:
 		buf = binary.BigEndian.AppendUint64(buf, floatKeyBits(d.F))
-	case types.Text, types.Bytea, types.Unknown:
+	case types.Text, types.Bytea, types.Unknown, types.Name, types.Char:
 		buf = appendEscaped(buf, d.S)
 		buf = append(buf, escape, terminator)
+	case types.Oid, types.RegClass, types.RegType, types.RegProc, types.RegNamespace, types.RegRole:
+		buf = binary.BigEndian.AppendUint32(buf, uint32(d.I))
+	case types.Int2Vector, types.OidVector:
+		// Catalog vectors group and sort like arrays of their elements.
+		et := types.TInt2
+		if t.Kind == types.OidVector {
+			et = types.TOid
+		}
+		for _, e := range d.ArrayValue().Elems {
+			buf = AppendKey(append(buf, arrayElem), e, et, false)
+		}
+		buf = append(buf, arrayEnd)
 	case types.BPChar:
 		buf = appendEscaped(buf, strings.TrimRight(d.S, " "))
 		buf = append(buf, escape, terminator)
@@ -283,7 +295,24 @@ func DecodeKey(b []byte, t types.T, desc bool) (types.Datum, []byte, error) {
 		return d, rest, err
 	case types.Numeric, types.JSONB, types.Array:
 		return decodeVarKey(b, t, desc)
-	case types.Text, types.Bytea, types.Unknown:
+	case types.Oid, types.RegClass, types.RegType, types.RegProc, types.RegNamespace, types.RegRole:
+		v, err := fixed(4)
+		if err != nil {
+			return types.Null, nil, err
+		}
+		// A reg* value's name is not in the key: it prints as its OID.
+		return types.Datum{K: t.Kind, NotNull: true, I: int64(v)}, b[4:], nil
+	case types.Int2Vector, types.OidVector:
+		at := types.ArrayOf(types.TInt2)
+		if t.Kind == types.OidVector {
+			at = types.ArrayOf(types.TOid)
+		}
+		a, rest, err := decodeVarKey(b, at, desc)
+		if err != nil {
+			return types.Null, nil, err
+		}
+		return vectorFromArray(t.Kind, a), rest, nil
+	case types.Text, types.Bytea, types.Unknown, types.Name, types.Char:
 		s, rest, err := decodeString(b, mask, t)
 		if err != nil {
 			return types.Null, nil, err
@@ -393,4 +422,22 @@ func decodeString(b []byte, mask byte, t types.T) (string, []byte, error) {
 		}
 	}
 	return "", nil, corrupt(t, "unterminated string")
+}
+
+// vectorFromArray turns a decoded array of Int2 or Oid elements back into
+// an int2vector or oidvector.
+func vectorFromArray(k types.Kind, a types.Datum) types.Datum {
+	elems := a.ArrayValue().Elems
+	if k == types.Int2Vector {
+		v := make([]int16, len(elems))
+		for i, e := range elems {
+			v[i] = int16(e.I)
+		}
+		return types.NewInt2Vector(v)
+	}
+	v := make([]uint32, len(elems))
+	for i, e := range elems {
+		v[i] = uint32(e.I)
+	}
+	return types.NewOidVector(v)
 }

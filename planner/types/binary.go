@@ -19,7 +19,9 @@ const codeCharacterNotInRepertoire = "22021"
 // bytea raw, jsonb a version byte 1 and the text, timestamp(tz) int64
 // microseconds since 2000-01-01 (infinities the int64 extremes), date int32
 // days since 2000-01-01, time int64 microseconds, interval int64 micros,
-// int32 days, int32 months, uuid 16 bytes, arrays array_send's format. Integer d of any width is written in
+// int32 days, int32 months, uuid 16 bytes, arrays array_send's format,
+// oid and reg* uint32, name raw, "char" one byte (0 for the empty value),
+// int2vector and oidvector array_send's format with lower bound 0. Integer d of any width is written in
 // t's width; the caller has cast d to t, so the value fits. It allocates
 // only to grow buf. A NULL d appends nothing. An Unknown t sends d's text
 // form.
@@ -81,6 +83,19 @@ func AppendBinary(buf []byte, d Datum, t T) []byte {
 		if d.K == Array {
 			return appendArrayBinary(buf, d, t)
 		}
+	case Oid, RegClass, RegType, RegProc, RegNamespace, RegRole:
+		return binary.BigEndian.AppendUint32(buf, uint32(d.I))
+	case Char:
+		if d.S == "" {
+			return append(buf, 0)
+		}
+		return append(buf, d.S[0])
+	case Int2Vector, OidVector:
+		if d.K.IsVector() {
+			return appendVectorBinary(buf, d)
+		}
+	case Name:
+		return append(buf, d.S...)
 	case Text, Bytea, BPChar, JSON:
 		if d.K == Text || d.K == Bytea || d.K == Unknown || d.K == BPChar || d.K == JSON || d.K == JSONB {
 			return append(buf, d.S...)
@@ -234,6 +249,34 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 		return applyWidth(NewText(string(b)), t, false)
 	case Bytea:
 		return NewBytea(b), nil
+	case Oid, RegClass, RegType, RegProc, RegNamespace, RegRole:
+		if len(b) != 4 {
+			return Null, badBinary(t, len(b))
+		}
+		v := binary.BigEndian.Uint32(b)
+		if t.Kind == Oid {
+			return NewOid(v), nil
+		}
+		return NewReg(t.Kind, v, ""), nil
+	case Name:
+		if !utf8.Valid(b) {
+			return Null, pgerror.New(codeCharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
+		}
+		if len(b) > MaxNameLen {
+			return Null, pgerror.New(codeNameTooLong, "identifier too long").
+				WithDetail("Identifier must be less than %d characters.", MaxNameLen+1)
+		}
+		return NewName(string(b)), nil
+	case Char:
+		if len(b) != 1 {
+			return Null, badBinary(t, len(b))
+		}
+		if b[0] == 0 {
+			return NewChar(""), nil
+		}
+		return NewChar(string(b)), nil
+	case Int2Vector, OidVector:
+		return decodeVectorBinary(t, b)
 	}
 	return Null, pgerror.New(pgerror.CodeInternalError, "types: no receive function for %s", t)
 }

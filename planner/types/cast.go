@@ -35,7 +35,15 @@ func Cast(d Datum, to T) (Datum, error) { return cast(d, to, true, time.UTC) }
 //     (ParseTextIn), so text to bytea parses the bytea input syntax and
 //     bytea to text yields the "\x" hex form;
 //   - an explicit cast to varchar(n) or char(n) truncates to n characters
-//     silently; char(n) pads with spaces.
+//     silently; char(n) pads with spaces;
+//   - the system-catalog types as PostgreSQL's pg_cast has them: integers
+//     to oid and the reg* kinds (int4 wraps, int8 is range-checked,
+//     22003), oid and reg* to int4 (wrapping) and int8, reg* to oid and oid
+//     to reg* (the value keeps no name: exec/regcast.go resolves it), text
+//     to name (truncated to 63 bytes), text to "char" (its first byte),
+//     "char" to and from int4 (-128..127, 22003), int2vector to int2[] and
+//     oidvector to oid[]; text to a reg* kind parses numeric OIDs only
+//     (ErrRegNeedsCatalog for names).
 //
 // Other pairs are 42846 "cannot cast type X to Y". NULL casts to NULL. A
 // Datum of kind Unknown (an untyped literal) casts like text.
@@ -63,6 +71,16 @@ func cast(d Datum, to T, explicit bool, loc *time.Location) (Datum, error) {
 		loc = time.UTC
 	}
 	from := d.K
+	if isCatalogKind(from) || isCatalogKind(to.Kind) {
+		if r, ok, err := castCatalog(d, to); ok {
+			return r, err
+		}
+		if from == Name && !to.Kind.IsString() && to.Kind != Name {
+			// name is a string type: other targets go through their input
+			// function, as PostgreSQL's I/O conversion casts do.
+			return ParseTextIn(to, d.S, loc)
+		}
+	}
 	switch {
 	case from.IsString():
 		switch to.Kind {

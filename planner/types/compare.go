@@ -15,7 +15,9 @@ import (
 // spaces; false < true; dates, times and timestamps by instant (a date is
 // its midnight when compared with a timestamp); intervals by PostgreSQL's
 // total with 30-day months; uuids bytewise; jsonb by PostgreSQL's jsonb
-// order (CompareJSON); arrays element by element, then by length.
+// order (CompareJSON); arrays element by element, then by length; oid and
+// the reg* kinds by OID, with each other and with integers; name as text;
+// "char" bytewise; int2vector and oidvector by length, then elements.
 //
 // Compare is total so that sorts never misbehave: NULL equals NULL and sorts
 // after every value (PostgreSQL's default NULLS LAST), and values of kinds
@@ -58,6 +60,17 @@ func Compare(a, b Datum) int {
 		return CompareJSON(&x, &y)
 	case a.K == Array && b.K == Array:
 		return compareArray(a, b)
+	case a.K.IsOidLike() && (b.K.IsOidLike() || b.K.IsInt()), b.K.IsOidLike() && a.K.IsInt():
+		return cmpInt(a.I, b.I)
+	case a.K == Char && b.K == Char:
+		return strings.Compare(a.S, b.S)
+	case a.K == b.K && a.K.IsVector():
+		// oidvector's btree order: the shorter vector first, then element
+		// by element.
+		if c := cmpInt(int64(len(a.ArrayValue().Elems)), int64(len(b.ArrayValue().Elems))); c != 0 {
+			return c
+		}
+		return compareArray(a, b)
 	case isTimeline(a.K) && isTimeline(b.K):
 		return cmpInt(timelineMicros(a), timelineMicros(b))
 	}
@@ -91,7 +104,9 @@ func bpcharTrim(d Datum) string {
 	return d.S
 }
 
-func isString(k Kind) bool { return k == Text || k == Unknown }
+// isString reports the kinds compared as plain strings: text, unknown
+// literals and name (name = name and name = text compare bytewise).
+func isString(k Kind) bool { return k == Text || k == Unknown || k == Name }
 
 func cmpBool(a, b bool) int {
 	switch {

@@ -189,12 +189,14 @@ func (t T) String() string {
 // for variable-length types and -2 for unknown (a C string).
 func (t T) TypeSize() int16 {
 	switch t.Kind {
-	case Bool:
+	case Bool, Char:
 		return 1
 	case Int2:
 		return 2
-	case Int4, Float4, Date:
+	case Int4, Float4, Date, Oid, RegClass, RegType, RegProc, RegNamespace, RegRole:
 		return 4
+	case Name:
+		return MaxNameLen + 1
 	case Int8, Float8, Timestamp, TimestampTZ, Time:
 		return 8
 	case Interval, UUID:
@@ -258,6 +260,16 @@ var typeNames = map[string]T{
 	"json":                        TJSON,
 	"jsonb":                       TJSONB,
 	"unknown":                     TUnknown,
+	"oid":                         TOid,
+	"name":                        TName,
+	`"char"`:                      TChar, // quoted: char alone is character(1)
+	"regclass":                    TRegClass,
+	"regtype":                     TRegType,
+	"regproc":                     TRegProc,
+	"regnamespace":                TRegNamespace,
+	"regrole":                     TRegRole,
+	"int2vector":                  TInt2Vector,
+	"oidvector":                   TOidVector,
 }
 
 // TypeByName resolves a SQL type name as written in DDL or a cast:

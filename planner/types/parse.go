@@ -86,6 +86,20 @@ func ParseTextIn(t T, s string, loc *time.Location) (Datum, error) {
 		return NewJSONB(n), nil
 	case Array:
 		return parseArray(t, s, loc)
+	case Oid:
+		v, err := parseOid(s)
+		if err != nil {
+			return Null, err
+		}
+		return NewOid(v), nil
+	case Name:
+		return NewName(truncateName(s)), nil
+	case Char:
+		return NewChar(parseChar(s)), nil
+	case RegClass, RegType, RegProc, RegNamespace, RegRole:
+		return parseRegOID(t.Kind, s)
+	case Int2Vector, OidVector:
+		return parseVector(t.Kind, s)
 	}
 	return Null, pgerror.New(pgerror.CodeInternalError, "types: no input function for %s", t)
 }

@@ -166,34 +166,41 @@ var pgCases = []textCase{
 // trips.
 func TestPGCasts(t *testing.T) {
 	for _, c := range pgCases {
-		typ := mustType(t, c.typ)
-		d, err := CastIn(Datum{K: Unknown, NotNull: true, S: c.in}, typ, time.UTC)
-		if c.code != "" {
-			if got := pgerror.CodeOf(err); got != c.code {
-				t.Errorf("'%s'::%s = %v, %v; want error %s", c.in, c.typ, d, err, c.code)
-			}
-			continue
+		checkPGCase(t, c)
+	}
+}
+
+// checkPGCase checks one 'in'::typ case: the value or SQLSTATE, then the
+// text and binary round trips.
+func checkPGCase(t *testing.T, c textCase) {
+	t.Helper()
+	typ := mustType(t, c.typ)
+	d, err := CastIn(Datum{K: Unknown, NotNull: true, S: c.in}, typ, time.UTC)
+	if c.code != "" {
+		if got := pgerror.CodeOf(err); got != c.code {
+			t.Errorf("'%s'::%s = %v, %v; want error %s", c.in, c.typ, d, err, c.code)
 		}
-		if err != nil {
-			t.Errorf("'%s'::%s: %v", c.in, c.typ, err)
-			continue
-		}
-		if d.K != typ.Kind {
-			t.Errorf("'%s'::%s = kind %d, want %d", c.in, c.typ, d.K, typ.Kind)
-		}
-		out := string(AppendText(nil, d))
-		if out != c.want {
-			t.Errorf("'%s'::%s prints %q, want %q", c.in, c.typ, out, c.want)
-			continue
-		}
-		back, err := ParseText(typ, out)
-		if err != nil || Compare(back, d) != 0 {
-			t.Errorf("text round trip of %q: %v, %v", out, back, err)
-		}
-		bin := AppendBinary(nil, d, typ)
-		back, err = DecodeBinary(typ, bin)
-		if err != nil || Compare(back, d) != 0 || string(AppendText(nil, back)) != out {
-			t.Errorf("binary round trip of %s %q (% x): %v, %v", c.typ, out, bin, back, err)
-		}
+		return
+	}
+	if err != nil {
+		t.Errorf("'%s'::%s: %v", c.in, c.typ, err)
+		return
+	}
+	if d.K != typ.Kind {
+		t.Errorf("'%s'::%s = kind %d, want %d", c.in, c.typ, d.K, typ.Kind)
+	}
+	out := string(AppendText(nil, d))
+	if out != c.want {
+		t.Errorf("'%s'::%s prints %q, want %q", c.in, c.typ, out, c.want)
+		return
+	}
+	back, err := ParseText(typ, out)
+	if err != nil || Compare(back, d) != 0 {
+		t.Errorf("text round trip of %q: %v, %v", out, back, err)
+	}
+	bin := AppendBinary(nil, d, typ)
+	back, err = DecodeBinary(typ, bin)
+	if err != nil || Compare(back, d) != 0 || string(AppendText(nil, back)) != out {
+		t.Errorf("binary round trip of %s %q (% x): %v, %v", c.typ, out, bin, back, err)
 	}
 }

@@ -61,8 +61,48 @@ func AppendTextIn(buf []byte, d Datum, loc *time.Location) []byte {
 		return appendUUID(buf, d.S)
 	case Array:
 		return appendArrayText(buf, d, loc)
+	case Oid:
+		return strconv.AppendUint(buf, uint64(uint32(d.I)), 10)
+	case RegClass, RegType, RegProc, RegNamespace, RegRole:
+		return appendReg(buf, d)
+	case Char:
+		return appendChar(buf, d.S)
+	case Int2Vector, OidVector:
+		for i, e := range d.ArrayValue().Elems {
+			if i > 0 {
+				buf = append(buf, ' ')
+			}
+			buf = AppendTextIn(buf, e, loc)
+		}
+		return buf
 	}
 	return append(buf, d.S...)
+}
+
+// appendReg appends a reg* value's output: the name it was made with,
+// "-" for OID 0, else the OID in decimal (an object that does not exist).
+func appendReg(buf []byte, d Datum) []byte {
+	switch {
+	case d.S != "":
+		return append(buf, d.S...)
+	case d.I == 0:
+		return append(buf, '-')
+	}
+	return strconv.AppendUint(buf, uint64(uint32(d.I)), 10)
+}
+
+// appendChar appends charout's form of a "char": nothing for the empty
+// value, a byte with the high bit set as a backslash and three octal
+// digits (it is not a character on its own), any other byte as itself.
+func appendChar(buf []byte, s string) []byte {
+	if s == "" {
+		return buf
+	}
+	c := s[0]
+	if c&0x80 != 0 {
+		return append(buf, '\\', '0'+c>>6, '0'+c>>3&7, '0'+c&7)
+	}
+	return append(buf, c)
 }
 
 // appendFloat formats f as PostgreSQL 12+ float8out (bits 64) or float4out
@@ -118,7 +158,8 @@ func (d Datum) String() string {
 	var scratch [64]byte
 	b := AppendText(scratch[:0], d)
 	switch d.K {
-	case Text, Unknown, Bytea, Timestamp, BPChar, Date, Time, TimestampTZ, Interval, UUID, JSON, JSONB, Array:
+	case Text, Unknown, Bytea, Timestamp, BPChar, Date, Time, TimestampTZ, Interval, UUID, JSON, JSONB, Array,
+		Name, Char, RegClass, RegType, RegProc, RegNamespace, RegRole, Int2Vector, OidVector:
 		q := make([]byte, 0, len(b)+2)
 		q = append(q, '\'')
 		for _, c := range b {
