@@ -87,6 +87,8 @@ func (x *executor) buildNode(p planner.Plan) (operator, error) {
 		return x.recursiveUnion(p) // exec/recursive.go
 	case *planner.WorkTable:
 		return x.workTable(p)
+	case *planner.ProjectSet:
+		return x.projectSet(p) // exec/srf.go
 	}
 	var input planner.Plan
 	switch p := p.(type) {

@@ -8,8 +8,6 @@ import (
 	"github.com/widesql/widesql/planner/types"
 )
 
-// OWNER: helper "regions" (rowkey advisor, full-scan reasons).
-
 // The rowkey advisor checks a new table against the rules of thumb of
 // HBase-style schema design (the seeds): a rowkey that only grows sends
 // every insert to the last region; long rowkeys are repeated in every
@@ -385,6 +383,10 @@ func nodeExprs(p Plan) []Expr {
 		for _, sp := range p.Access.Spans {
 			es = append(es, sp.Eq...)
 			es = append(es, sp.Lo, sp.Hi)
+		}
+	case *ProjectSet:
+		for _, c := range p.SRFs {
+			es = append(es, c.Func)
 		}
 	case *Filter:
 		es = append(es, p.Cond)

@@ -25,6 +25,9 @@ type leaf struct {
 	// to plan.
 	plan Plan
 	join *outerSpec
+	// lateral is a FROM-clause function reading earlier items, its
+	// Input to be planned (planFrom, build_srf.go).
+	lateral *ProjectSet
 	// planning state
 	local []Expr // conditions over this leaf only, leaf-relative slots
 	scan  *Scan
@@ -76,7 +79,7 @@ func (b *builder) fromClause(refs *ast.TableRefsClause, where ast.ExprNode, oute
 		}
 		conds = splitAnd(c, conds)
 	}
-	p, err := b.planGroup(g, conds, sc, 0)
+	p, err := b.planFrom(g, conds, sc) // build_srf.go: functions reading earlier items
 	return p, sc, err
 }
 
@@ -196,6 +199,9 @@ func (b *builder) fromItem(ts *ast.TableSource, sc *scope, g *joinGroup) error {
 		g.leaves = append(g.leaves, l)
 		return nil
 	case *ast.SelectStmt, *ast.SetOprStmt:
+		if call, ord, ok := fromFuncCall(src); ok {
+			return b.funcFromItem(call, ord, alias, sc, g) // build_srf.go
+		}
 		if alias == "" {
 			return pgerror.New(pgerror.CodeSyntaxError, "subquery in FROM must have an alias").
 				WithHint("For example, FROM (SELECT ...) [AS] foo.")

@@ -131,6 +131,11 @@ func (b *builder) floatOp(op string, t types.T, args ...Expr) (Expr, error) {
 // non-array type (cast to text), as PostgreSQL's anynonarray || text.
 func (b *builder) concatOp(l, r Expr) (Expr, error) {
 	lk, rk := l.Type().Kind, r.Type().Kind
+	if lk == types.Array && (rk == types.Array || rk == types.Unknown) || rk == types.Array && lk == types.Unknown {
+		// anyarray || anyarray (psql's \d+ concatenates reloptions).
+		e, _, err := b.builtinCall("array_cat", []Expr{l, r}) // build_funcs_array.go
+		return e, err
+	}
 	if lk != types.Unknown && rk != types.Unknown && !lk.IsString() && !rk.IsString() {
 		return nil, noOperator(l.Type(), "||", r.Type())
 	}
@@ -256,6 +261,15 @@ func (b *builder) anyAll(n *ast.FuncCallExpr, sc *scope, all bool) (Expr, error)
 		return nil, err
 	}
 	at := arr.Type()
+	if at.Kind == types.Int2Vector || at.Kind == types.OidVector {
+		// = ANY (ix.indkey): a catalog vector is an array of its elements.
+		et := types.TInt2
+		if at.Kind == types.OidVector {
+			et = types.TOid
+		}
+		at = types.ArrayOf(et)
+		arr = &Cast{E: arr, T: at}
+	}
 	switch {
 	case at.Kind == types.Unknown:
 		x = resolveUnknown(x)

@@ -101,6 +101,8 @@ func describeNode(p Plan) (string, Plan) {
 		return p.String(), nil
 	case *Values:
 		return fmt.Sprintf("VALUES (%d row)", len(p.Rows)), nil
+	case *ProjectSet:
+		return p.String(), p.Input
 	case *Filter:
 		return "FILTER " + p.Cond.String(), p.Input
 	case *Project:

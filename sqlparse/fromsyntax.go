@@ -31,9 +31,19 @@ var fromStop = map[string]bool{
 	"for": true, "returning": true, "on": true, "using": true,
 }
 
-// rewriteFromSyntax applies the rewrites above. aliases maps a FROM
-// item's alias to its column alias list.
+// rewriteFromSyntax applies the array and set-returning-function rewrites
+// (srf_syntax.go), then the rewrites above. aliases maps a FROM item's
+// alias to its column alias list.
 func rewriteFromSyntax(src string, toks []token) ([]token, map[string][]string, error) {
+	toks, err := rewriteSRFSyntax(src, toks)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rewriteFromItems(src, toks)
+}
+
+// rewriteFromItems applies the rewrites above.
+func rewriteFromItems(src string, toks []token) ([]token, map[string][]string, error) {
 	var aliases map[string][]string
 	out := make([]token, 0, len(toks)+8)
 	for i := 0; i < len(toks); i++ {
@@ -86,7 +96,7 @@ func rewriteFromSyntax(src string, toks []token) ([]token, map[string][]string, 
 			case k < len(toks) && toks[k].is("on"):
 				end := conditionEnd(toks, k+1)
 				out = append(out, toks[k], synth("pg_full_join", toks[k]), synthGlued("(", toks[k]), synthGlued("(", toks[k]))
-				rest, al, err := rewriteFromSyntax(src, toks[k+1:end])
+				rest, al, err := rewriteFromItems(src, toks[k+1:end])
 				if err != nil {
 					return nil, nil, err
 				}

@@ -25,8 +25,6 @@ func checkUnsupported(src string, toks []token) error {
 			name = "EXCLUDE in window frames"
 		case t.is("lateral"):
 			name = "LATERAL"
-		case (t.is("union") || t.is("intersect") || t.is("except")) && (next.is("values") || (next.is("all") || next.is("distinct")) && at(i+2).is("values")):
-			name = "VALUES in UNION, INTERSECT and EXCEPT"
 		case t.is("for") && (next.is("update") || next.is("share") || next.is("no") || next.is("key")):
 			name = "SELECT ... FOR UPDATE/SHARE (row locking clauses)"
 		case t.is("with") && next.is("ordinality"):

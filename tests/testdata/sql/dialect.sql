@@ -343,9 +343,10 @@ SELECT * FROM d, LATERAL (SELECT 1) x
 statement error 0A000 FOR UPDATE
 SELECT * FROM d FOR UPDATE
 
-# widesql-only: PostgreSQL supports it
-statement error 0A000 subscripts
-SELECT j FROM d WHERE (ARRAY[1, 2])[1] = 1
+query rowsort
+SELECT id FROM d WHERE (ARRAY[1, 2])[2] = id
+----
+2
 
 # widesql-only: PostgreSQL supports it
 statement error 0A000 ROLLUP
