@@ -123,3 +123,41 @@ type Portal interface {
 	// Close releases the portal's resources. Safe to call more than once.
 	Close()
 }
+
+// CopyPreparer is an optional capability of a Prepared, found by type
+// assertion: binding a COPY ... FROM STDIN or TO STDOUT statement, whose
+// rows travel in the COPY sub-protocol instead of DataRows (copy.go).
+type CopyPreparer interface {
+	// BindCopy binds the statement when it is a COPY and returns its
+	// portal; it returns nil, nil for any other statement (use Bind).
+	// Errors are those of Bind.
+	BindCopy(ctx context.Context, params [][]byte, paramFormats []int16) (CopyPortal, error)
+}
+
+// CopyPortal is a bound COPY statement. Its Columns are nil.
+//
+// COPY TO STDOUT (CopyIn false): Next returns one value per row, the row's
+// CopyData payload with its line terminator, then io.EOF; Tag is then
+// "COPY n".
+//
+// COPY FROM STDIN (CopyIn true): the client's CopyData payloads go to
+// CopyData, then CopyDone or CopyFail ends the COPY; Next is not called.
+// After an error from any of them the COPY is over and has loaded nothing.
+type CopyPortal interface {
+	Portal
+	// CopyIn reports the direction: true for FROM STDIN.
+	CopyIn() bool
+	// CopyFormat returns the overall format (0 text, which CSV is too;
+	// 1 binary) and each column's format code, for CopyInResponse and
+	// CopyOutResponse.
+	CopyFormat() (overall byte, columns []uint16)
+	// CopyData consumes one chunk of data; chunks need not align with
+	// rows. data is valid only during the call.
+	CopyData(ctx context.Context, data []byte) error
+	// CopyDone ends the data and loads all of it atomically; Tag is then
+	// "COPY n".
+	CopyDone(ctx context.Context) error
+	// CopyFail aborts the COPY with the client's message and returns the
+	// error to report (57014 "COPY from stdin failed: msg").
+	CopyFail(ctx context.Context, msg string) error
+}

@@ -66,7 +66,7 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 		params := copyRow(nil, m.Parameters)
 		paramFmts, resultFmts := slices.Clone(m.ParameterFormatCodes), slices.Clone(m.ResultFormatCodes)
 		err := c.run(func(ctx context.Context) (err error) {
-			p.p, err = st.prep.Bind(ctx, params, paramFmts, resultFmts)
+			p.p, err = bindPortal(ctx, st.prep, params, paramFmts, resultFmts) // copy.go
 			if err == nil {
 				p.cols, p.fmts = p.p.Columns(), p.p.ResultFormats()
 			}
@@ -138,7 +138,12 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 		return nil
 	}
 	maxRows := int(m.MaxRows) // 0 means all rows
-	err := c.run(func(ctx context.Context) error { return c.execute(ctx, p, maxRows) })
+	run := func(ctx context.Context) error { return c.execute(ctx, p, maxRows) }
+	if cp, ok := p.p.(CopyPortal); ok {
+		// COPY runs to completion whatever MaxRows says, as in PostgreSQL.
+		run = func(ctx context.Context) error { return c.runCopy(ctx, cp) }
+	}
+	err := c.run(run)
 	if err != nil {
 		// A failed portal cannot be resumed.
 		delete(c.portals, m.Portal)

@@ -73,11 +73,14 @@ func (c *conn) runSimple(ctx context.Context, stmt Statement) error {
 	if n := len(prep.ParamOIDs()); n > 0 {
 		return pgerror.New(pgerror.CodeUndefinedParameter, "there is no parameter $%d", n)
 	}
-	bound, err := prep.Bind(ctx, nil, nil, nil)
+	bound, err := bindPortal(ctx, prep, nil, nil, nil) // copy.go
 	if err != nil {
 		return err
 	}
 	defer bound.Close()
+	if cp, ok := bound.(CopyPortal); ok {
+		return c.runCopy(ctx, cp)
+	}
 	p := &portal{p: bound, cols: bound.Columns(), fmts: bound.ResultFormats()}
 	if p.cols != nil {
 		c.send(rowDescription(p.cols, p.fmts))

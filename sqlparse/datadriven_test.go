@@ -95,6 +95,27 @@ func run(cmd, input string) string {
 				}
 				continue
 			}
+			if c := st.Copy; c != nil {
+				fmt.Fprintf(&b, "copy table=%q cols=%q from=%v file=%q program=%v query=%v options=%+v\n",
+					c.Table, c.Columns, c.From, c.File, c.Program, c.Query != nil, c.Options)
+				continue
+			}
+			if c := st.Cursor; c != nil {
+				fmt.Fprintf(&b, "cursor kind=%d name=%q all=%v hold=%v count=%d", c.Kind, c.Name, c.All, c.Hold, c.Count)
+				if c.Query != nil {
+					fmt.Fprintf(&b, " query=%s", restore(c.Query.AST))
+				}
+				b.WriteString("\n")
+				continue
+			}
+			if r := st.Role; r != nil {
+				fmt.Fprintf(&b, "role %+v\n", *r)
+				continue
+			}
+			if c := st.Comment; c != nil {
+				fmt.Fprintf(&b, "comment %+v\n", *c)
+				continue
+			}
 			fmt.Fprintf(&b, "%s\n", restore(st.AST))
 			for _, o := range st.TableOptions {
 				fmt.Fprintf(&b, "option %s=%q at %d\n", o.Name, o.Value, o.Pos)
