@@ -18,6 +18,7 @@ type Engine struct {
 	clock *clock
 	log   *slog.Logger
 	txm   *txn.Manager // transactions and write-write conflicts (exec/txn.go)
+	roles *roleStore   // roles and their SCRAM verifiers (exec/roles_store.go)
 	// tempDir holds the spill files of sorts, aggregations and joins over
 	// work_mem ("" is the system temporary directory).
 	tempDir string
@@ -42,6 +43,10 @@ func Open(ctx context.Context, store kv.Store, log *slog.Logger) (*Engine, error
 	if err != nil {
 		return nil, err
 	}
+	roles, err := openRoles(ctx, store, clk) // exec/roles_store.go
+	if err != nil {
+		return nil, err
+	}
 	txm := txn.NewManager(store, txn.Options{})
 	// Finish the multi-table commits a crash cut short before serving.
 	n, err := txm.Recover(ctx)
@@ -51,7 +56,7 @@ func Open(ctx context.Context, store kv.Store, log *slog.Logger) (*Engine, error
 	if n > 0 {
 		log.Info("completed interrupted transaction commits", "count", n)
 	}
-	return &Engine{store: store, cat: cat, seqs: seqs, clock: clk, log: log, txm: txm}, nil
+	return &Engine{store: store, cat: cat, seqs: seqs, clock: clk, log: log, txm: txm, roles: roles}, nil
 }
 
 // NewSession implements pgwire.Engine.

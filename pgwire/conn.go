@@ -43,6 +43,9 @@ type conn struct {
 	// ignoreTillSync is set by an error in the extended protocol: every
 	// message up to the next Sync is discarded.
 	ignoreTillSync bool
+	// closed is set when the client left in the middle of a COPY FROM
+	// STDIN (copy.go reads its messages): the message loop ends.
+	closed bool
 
 	mu      sync.Mutex
 	running context.CancelFunc // cancels the statement in progress, or nil
@@ -101,9 +104,12 @@ func (c *conn) flush() error {
 // or Shutdown.
 func (c *conn) serve() {
 	for {
+		c.armIdleTimeout() // server.go: idle_session_timeout and friends
 		msg, err := c.be.Receive()
 		if err != nil {
-			c.receiveFailed(err)
+			if !c.idleTimedOut(err) {
+				c.receiveFailed(err)
+			}
 			return
 		}
 		if c.srv.isShutdown() {
@@ -114,6 +120,9 @@ func (c *conn) serve() {
 			return
 		}
 		c.dispatchSafely(msg)
+		if c.closed {
+			return
+		}
 		if c.ctx.Err() != nil { // Shutdown interrupted the message
 			c.fatal(pgerror.New(pgerror.CodeAdminShutdown, "terminating connection due to administrator command"))
 			return
@@ -282,6 +291,7 @@ func errorResponse(e *pgerror.Error) *pgproto3.ErrorResponse {
 		Message:             e.Message,
 		Detail:              e.Detail,
 		Hint:                e.Hint,
+		Where:               e.Where,
 		Position:            int32(e.Position),
 		ConstraintName:      e.Constraint,
 		TableName:           e.Table,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
+	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -12,6 +13,8 @@ import (
 	"net"
 	"sync"
 	"time"
+
+	"github.com/widesql/widesql/pgwire/pgerror"
 )
 
 // Server serves the PostgreSQL v3 protocol for an Engine. It is safe for
@@ -19,6 +22,19 @@ import (
 type Server struct {
 	engine Engine
 	log    *slog.Logger
+
+	// roles checks passwords (WithSCRAM); nil trusts every client.
+	roles RoleLookup
+	// mockSecret seeds the mock verifiers of roles that cannot log in.
+	mockSecret []byte
+	// tls answers SSLRequest with 'S' when set (WithTLS); tlsRequired
+	// refuses clients that do not ask for it.
+	tls         *tls.Config
+	tlsRequired bool
+	// maxConns bounds the started connections (0: no bound);
+	// maxMessage bounds one frontend message's body.
+	maxConns   int
+	maxMessage int
 
 	// base is the parent of every connection's context; Shutdown cancels it,
 	// which cancels every running statement.
@@ -29,6 +45,10 @@ type Server struct {
 	shutdown  bool
 	listeners map[net.Listener]struct{}
 	conns     map[uint32]*conn // live, started connections by BackendKeyData pid
+	// roleConns counts the authenticated connections of each role with a
+	// CONNECTION LIMIT; roleOf names the role of each counted pid.
+	roleConns map[string]int
+	roleOf    map[uint32]string
 	raw       map[net.Conn]struct{}
 	wg        sync.WaitGroup
 }
@@ -45,15 +65,62 @@ func WithLogger(l *slog.Logger) Option {
 	}
 }
 
+// WithTLS makes the server answer SSLRequest with 'S' and run TLS with
+// config (its certificates; the minimum version is raised to TLS 1.2).
+// With required set, a client that does not ask for TLS is refused with
+// FATAL 28000.
+func WithTLS(config *tls.Config, required bool) Option {
+	return func(s *Server) {
+		if config != nil {
+			s.tls = config.Clone()
+			s.tls.MinVersion = max(s.tls.MinVersion, tls.VersionTLS12)
+			s.tlsRequired = required
+		}
+	}
+}
+
+// DefaultMaxConnections is PostgreSQL's max_connections default.
+const DefaultMaxConnections = 100
+
+// WithMaxConnections bounds the client connections served at once: one
+// more gets FATAL 53300 "sorry, too many clients already". n <= 0 means no
+// bound. The default is DefaultMaxConnections.
+func WithMaxConnections(n int) Option {
+	return func(s *Server) { s.maxConns = max(n, 0) }
+}
+
+// DefaultMaxMessageSize bounds one frontend message unless
+// WithMaxMessageSize says otherwise.
+const DefaultMaxMessageSize = 64 << 20
+
+// WithMaxMessageSize bounds the body of one frontend message (a Query, a
+// Bind with its parameters, a CopyData). A longer message gets FATAL 08P01
+// and its connection closes; n <= 0 or above 1 GiB means 1 GiB,
+// PostgreSQL's own bound.
+func WithMaxMessageSize(n int) Option {
+	return func(s *Server) {
+		if n <= 0 || n > maxMessageBody {
+			n = maxMessageBody
+		}
+		s.maxMessage = n
+	}
+}
+
 // NewServer returns a Server that serves engine.
 func NewServer(engine Engine, opts ...Option) *Server {
 	s := &Server{
-		engine:    engine,
-		log:       slog.New(slog.NewTextHandler(io.Discard, nil)),
-		listeners: make(map[net.Listener]struct{}),
-		conns:     make(map[uint32]*conn),
-		raw:       make(map[net.Conn]struct{}),
+		engine:     engine,
+		log:        slog.New(slog.NewTextHandler(io.Discard, nil)),
+		listeners:  make(map[net.Listener]struct{}),
+		conns:      make(map[uint32]*conn),
+		raw:        make(map[net.Conn]struct{}),
+		roleConns:  make(map[string]int),
+		roleOf:     make(map[uint32]string),
+		mockSecret: make([]byte, 32),
+		maxConns:   DefaultMaxConnections,
+		maxMessage: DefaultMaxMessageSize,
 	}
+	rand.Read(s.mockSecret)
 	s.base, s.cancelBase = context.WithCancel(context.Background())
 	for _, o := range opts {
 		o(s)
@@ -179,12 +246,16 @@ func (s *Server) untrack(nc net.Conn) {
 }
 
 // register assigns c a unique BackendKeyData and makes it reachable by
-// CancelRequest. It reports false after Shutdown.
-func (s *Server) register(c *conn) bool {
+// CancelRequest. It fails with 57P01 after Shutdown and with 53300 when
+// the server serves its maximum of connections already.
+func (s *Server) register(c *conn) *pgerror.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.shutdown {
-		return false
+		return pgerror.New(pgerror.CodeAdminShutdown, "the database system is shutting down")
+	}
+	if s.maxConns > 0 && len(s.conns) >= s.maxConns {
+		return pgerror.New(codeTooManyConnection, "sorry, too many clients already")
 	}
 	for {
 		var b [8]byte
@@ -196,7 +267,7 @@ func (s *Server) register(c *conn) bool {
 		c.pid = pid
 		c.secret = b[4:]
 		s.conns[pid] = c
-		return true
+		return nil
 	}
 }
 
@@ -205,7 +276,29 @@ func (s *Server) unregister(c *conn) {
 	defer s.mu.Unlock()
 	if s.conns[c.pid] == c {
 		delete(s.conns, c.pid)
+		if role, ok := s.roleOf[c.pid]; ok {
+			delete(s.roleOf, c.pid)
+			if s.roleConns[role]--; s.roleConns[role] <= 0 {
+				delete(s.roleConns, role)
+			}
+		}
 	}
+}
+
+// admitRole counts c against its role's CONNECTION LIMIT (limit < 0: none),
+// failing with 53300 when the role has that many connections already.
+func (s *Server) admitRole(c *conn, role string, limit int) *pgerror.Error {
+	if limit < 0 {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.roleConns[role] >= limit {
+		return pgerror.New(codeTooManyConnection, "too many connections for role %q", role)
+	}
+	s.roleConns[role]++
+	s.roleOf[c.pid] = role
+	return nil
 }
 
 // cancel cancels the running statement of the connection with the given
@@ -219,4 +312,68 @@ func (s *Server) cancel(pid uint32, secret []byte) {
 		return
 	}
 	c.cancelRunning()
+}
+
+// IdleTimeouts is implemented by a Session that bounds how long a client
+// may stay idle: idle_in_transaction_session_timeout (inTransaction, in a
+// transaction block) and idle_session_timeout (idle, outside one); 0 is no
+// bound. A connection idle longer gets FATAL 25P03 or 57P05 and closes.
+type IdleTimeouts interface {
+	IdleTimeouts() (inTransaction, idle time.Duration)
+}
+
+// SQLSTATEs of the idle timeouts.
+const (
+	codeIdleInTransactionTimeout = "25P03" // idle_in_transaction_session_timeout
+	codeIdleSessionTimeout       = "57P05" // idle_session_timeout
+)
+
+// idleTimeout is the bound on the wait for the next message in the
+// session's current state, and the error that ends the connection after it.
+func (c *conn) idleTimeout() (time.Duration, *pgerror.Error) {
+	it, ok := c.sess.(IdleTimeouts)
+	if !ok {
+		return 0, nil
+	}
+	var inTxn, idle time.Duration
+	status := byte('I')
+	c.guard(func() {
+		inTxn, idle = it.IdleTimeouts()
+		status = c.sess.TxnStatus()
+	})
+	if status == 'I' {
+		return idle, pgerror.New(codeIdleSessionTimeout, "terminating connection due to idle-session timeout")
+	}
+	return inTxn, pgerror.New(codeIdleInTransactionTimeout, "terminating connection due to idle-in-transaction timeout")
+}
+
+// armIdleTimeout sets the read deadline before the wait for the next
+// message (conn.serve). After Shutdown it leaves the deadline Shutdown set.
+func (c *conn) armIdleTimeout() {
+	d, _ := c.idleTimeout()
+	var deadline time.Time
+	if d > 0 {
+		deadline = time.Now().Add(d)
+	}
+	c.srv.mu.Lock()
+	defer c.srv.mu.Unlock()
+	if !c.srv.shutdown {
+		c.nc.SetReadDeadline(deadline)
+	}
+}
+
+// idleTimedOut reports whether err, from the wait for the next message,
+// is an idle timeout; if so it sends the FATAL that ends the connection.
+func (c *conn) idleTimedOut(err error) bool {
+	var ne net.Error
+	if c.srv.isShutdown() || !errors.As(err, &ne) || !ne.Timeout() {
+		return false
+	}
+	d, e := c.idleTimeout()
+	if d <= 0 {
+		return false
+	}
+	c.log.Info("pgwire: idle timeout", "err", e.Message)
+	c.fatal(e)
+	return true
 }

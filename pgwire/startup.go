@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -42,7 +43,7 @@ func (s *Server) serveConn(nc net.Conn) {
 	if s.isShutdown() {
 		return
 	}
-	params, err := s.readStartup(nc)
+	nc, params, err := s.readStartup(nc)
 	if err != nil {
 		var pe *pgerror.Error
 		if errors.As(err, &pe) {
@@ -53,7 +54,6 @@ func (s *Server) serveConn(nc net.Conn) {
 		}
 		return
 	}
-	nc.SetReadDeadline(time.Time{})
 
 	c := &conn{
 		srv:     s,
@@ -64,21 +64,35 @@ func (s *Server) serveConn(nc net.Conn) {
 	}
 	c.rd = &flushingReader{c: c}
 	c.be = pgproto3.NewBackend(c.rd, nc)
-	c.be.SetMaxBodyLen(maxMessageBody)
+	c.be.SetMaxBodyLen(s.maxMessage)
 	var cancel func()
 	c.ctx, cancel = context.WithCancel(s.base)
 	defer cancel()
 
-	if !s.register(c) {
-		writeFatal(nc, pgerror.New(pgerror.CodeAdminShutdown, "the database system is shutting down"))
+	if e := s.register(c); e != nil {
+		writeFatal(nc, e)
 		return
 	}
 	defer s.unregister(c)
 	c.log = log.With("pid", c.pid, "user", params["user"], "database", params["database"])
 
-	// Authentication is trust for now. As in PostgreSQL, AuthenticationOk
+	// As in PostgreSQL, authentication (still under the startup timeout)
 	// comes before the session (database, settings) is set up.
-	c.send(&pgproto3.AuthenticationOk{})
+	connLimit, err := c.authenticate(params["user"]) // auth.go
+	if err == nil {
+		if e := s.admitRole(c, params["user"], connLimit); e != nil {
+			err = e
+		}
+	}
+	if err != nil {
+		var pe *pgerror.Error
+		if errors.As(err, &pe) {
+			c.fatal(pe)
+		}
+		c.log.Debug("pgwire: authentication ended the connection", "err", err)
+		return
+	}
+	nc.SetReadDeadline(time.Time{})
 	err = c.run(func(ctx context.Context) error {
 		var err error
 		c.sess, err = s.engine.NewSession(ctx, params)
@@ -116,48 +130,72 @@ func (s *Server) serveConn(nc net.Conn) {
 var errStartupDone = errors.New("pgwire: startup packet handled")
 
 // readStartup reads startup packets until the StartupMessage, answering
-// SSLRequest and GSSENCRequest with 'N' and serving a CancelRequest. It
-// returns the startup parameters; a *pgerror.Error is sent to the client as
-// FATAL by the caller.
-func (s *Server) readStartup(nc net.Conn) (map[string]string, error) {
+// SSLRequest ('S' and a TLS handshake when the server has a certificate,
+// else 'N') and GSSENCRequest ('N'), and serving a CancelRequest. It returns
+// the connection to go on with (nc, or the TLS connection over it) and the
+// startup parameters; a *pgerror.Error is sent to the client as FATAL by the
+// caller.
+func (s *Server) readStartup(nc net.Conn) (net.Conn, map[string]string, error) {
+	secure := false
 	for {
 		body, err := readStartupPacket(nc)
 		if err != nil {
-			return nil, err
+			return nc, nil, err
 		}
 		code := binary.BigEndian.Uint32(body)
 		switch code {
-		case sslRequestCode, gssEncRequestCode:
+		case sslRequestCode:
+			if s.tls == nil || secure {
+				if _, err := nc.Write([]byte{'N'}); err != nil {
+					return nc, nil, err
+				}
+				continue
+			}
+			if _, err := nc.Write([]byte{'S'}); err != nil {
+				return nc, nil, err
+			}
+			tc := tls.Server(nc, s.tls)
+			if err := tc.Handshake(); err != nil {
+				return nc, nil, fmt.Errorf("pgwire: TLS handshake: %w", err)
+			}
+			nc, secure = tc, true
+			continue
+		case gssEncRequestCode:
 			if _, err := nc.Write([]byte{'N'}); err != nil {
-				return nil, err
+				return nc, nil, err
 			}
 			continue
 		case cancelRequestCode:
 			var m pgproto3.CancelRequest
 			if err := m.Decode(body); err != nil {
-				return nil, err
+				return nc, nil, err
 			}
 			s.cancel(m.ProcessID, m.SecretKey)
-			return nil, errStartupDone
+			return nc, nil, errStartupDone
 		}
 		if major := code >> 16; major != 3 {
-			return nil, pgerror.New(pgerror.CodeProtocolViolation,
+			return nc, nil, pgerror.New(pgerror.CodeProtocolViolation,
 				"unsupported frontend protocol %d.%d: server supports 3.0 to 3.0", major, code&0xffff)
 		}
 		params, unknown, err := parseStartupParams(body[4:])
 		if err != nil {
-			return nil, err
+			return nc, nil, err
 		}
 		if minor := code & 0xffff; minor > 0 || len(unknown) > 0 {
 			b, _ := (&pgproto3.NegotiateProtocolVersion{NewestMinorProtocol: 0, UnrecognizedOptions: unknown}).Encode(nil)
 			if _, err := nc.Write(b); err != nil {
-				return nil, err
+				return nc, nil, err
 			}
 		}
 		if params["user"] == "" {
-			return nil, pgerror.New(codeInvalidAuthorization, "no PostgreSQL user name specified in startup packet")
+			return nc, nil, pgerror.New(codeInvalidAuthorization, "no PostgreSQL user name specified in startup packet")
 		}
-		return params, nil
+		if s.tlsRequired && !secure {
+			return nc, nil, pgerror.New(codeInvalidAuthorization,
+				"connection without SSL refused for user %q: the server requires SSL", params["user"]).
+				WithHint("Connect with sslmode=require.")
+		}
+		return nc, params, nil
 	}
 }
 

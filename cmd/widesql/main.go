@@ -27,15 +27,35 @@ import (
 const usage = `widesql: SQL over the PostgreSQL wire protocol on a wide-column store.
 
 Usage:
-  widesql [flags]
+  widesql [flags]                 serve
+  widesql import --table T FILE   load a CSV file into a table of a running server
+  widesql export --table T [FILE] write a table (or --query) out as CSV
+
+Run widesql import -h or widesql export -h for their flags.
 
 Connect with any PostgreSQL client, for example:
   psql -h 127.0.0.1 -p 5433 -U anyone -d anything
+
+Authentication:
+  --auth trust (the default) lets every client in as the user it names;
+  widesql then refuses to listen on a non-loopback address unless
+  --allow-insecure-remote is given. --auth scram requires a password
+  (SCRAM-SHA-256) of a role created with CREATE ROLE ... LOGIN PASSWORD.
+  The first start with --auth scram and no stored roles needs the first
+  superuser: --bootstrap-user (default "widesql") with the password from
+  $WIDESQL_PASSWORD or --bootstrap-password; later starts ignore both.
+
+TLS:
+  --tls-cert and --tls-key (PEM files) make the server accept TLS
+  (sslmode=require); --tls-required refuses clients that do not use it.
 
 Flags:
 `
 
 func main() {
+	if len(os.Args) > 1 && (os.Args[1] == "import" || os.Args[1] == "export") {
+		os.Exit(copyCommand(os.Args[1], os.Args[2:])) // copy.go
+	}
 	fs := flag.NewFlagSet("widesql", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:5433", "address to listen on (host:port; port 0 picks a free one)")
 	data := fs.String("data", "./widesql-data", "directory for the server's data")
@@ -46,6 +66,8 @@ func main() {
 	cache := fs.Int64("block-cache-size", 128<<20, "bytes of decompressed file blocks kept in memory")
 	memLimit := fs.Int64("memory-limit", 0, "soft limit in bytes for the whole process's Go heap, which makes the GC work harder near it (default: memory-budget + block-cache-size + 256 MiB; $GOMEMLIMIT wins if set)")
 	noSync := fs.Bool("no-sync", false, "acknowledge writes before they are fsynced (faster; a crash may lose the last acknowledged writes, never half a statement)")
+	var srv serverFlags
+	srv.register(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usage)
 		fs.PrintDefaults()
@@ -63,8 +85,12 @@ func main() {
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lvl}))
 	setMemoryLimit(*memLimit, *budget+*cache+256<<20)
-	cfg := config{addr: *addr, data: *data, store: *storeKind, opts: lsm.Options{
+	cfg := config{addr: *addr, data: *data, store: *storeKind, server: srv, opts: lsm.Options{
 		MemtableSize: *memtable, MemoryBudget: *budget, BlockCacheSize: *cache, NoSync: *noSync, Logger: log}}
+	if err := cfg.server.check(cfg.addr); err != nil {
+		fmt.Fprintf(os.Stderr, "widesql: %v\n", err)
+		os.Exit(2)
+	}
 	if err := run(cfg, log); err != nil {
 		log.Error("widesql stopped", "err", err)
 		os.Exit(1)
@@ -87,6 +113,7 @@ func setMemoryLimit(limit, def int64) {
 
 type config struct {
 	addr, data, store string
+	server            serverFlags // server_flags.go
 	opts              lsm.Options
 }
 
@@ -134,11 +161,15 @@ func run(cfg config, log *slog.Logger) error {
 		return fmt.Errorf("temporary directory: %w", err)
 	}
 	eng.SetTempDir(tmp)
+	srvOpts, err := cfg.server.options(ctx, eng, log) // server_flags.go
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return err
 	}
-	srv := pgwire.NewServer(eng, pgwire.WithLogger(log))
+	srv := pgwire.NewServer(eng, append(srvOpts, pgwire.WithLogger(log))...)
 	log.Info("listening", "addr", ln.Addr().String(), "data", dir, "store", cfg.store)
 
 	errc := make(chan error, 1)

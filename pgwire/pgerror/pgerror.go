@@ -26,6 +26,7 @@ const (
 	CodeDatetimeFieldOverflow        = "22008"
 	CodeDivisionByZero               = "22012"
 	CodeInvalidParameterValue        = "22023"
+	CodeNullValueNotAllowed          = "22004"
 	CodeInvalidTextRepresentation    = "22P02"
 	CodeInvalidBinaryRepresentation  = "22P03"
 	CodeIntegrityConstraintViolation = "23000"
@@ -36,6 +37,7 @@ const (
 	CodeInFailedSQLTransaction       = "25P02"
 	CodeInvalidSQLStatementName      = "26000"
 	CodeInvalidCursorName            = "34000"
+	CodeInvalidSchemaName            = "3F000"
 	CodeSyntaxError                  = "42601"
 	CodeUndefinedColumn              = "42703"
 	CodeUndefinedFunction            = "42883"
@@ -83,10 +85,13 @@ const (
 // ErrorResponse. Position is 1-based in characters of the client's original
 // query text, 0 when unknown.
 type Error struct {
-	Code       string
-	Message    string
-	Detail     string
-	Hint       string
+	Code    string
+	Message string
+	Detail  string
+	Hint    string
+	// Where is the context PostgreSQL's CONTEXT line shows (COPY t, line
+	// 3, column b: "x").
+	Where      string
 	Position   int
 	Constraint string
 	Table      string
