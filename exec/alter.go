@@ -10,8 +10,6 @@ import (
 	"github.com/widesql/widesql/planner/types"
 )
 
-// OWNER: helper "families".
-
 // alterTable publishes the descriptor an ALTER TABLE built. Rows are never
 // rewritten (see planner/build_alter.go), so what needs the data is
 // checked here: a column added with NOT NULL, DEFAULT, serial or identity

@@ -82,6 +82,10 @@ func eval(e planner.Expr, row Row, env *evalEnv) (types.Datum, error) {
 		if err != nil {
 			return v, err
 		}
+		if e.T.Kind.IsReg() && !v.IsNull() && (v.K != e.T.Kind || v.S == "") {
+			// Names of catalog objects: the catalog resolves them.
+			return regCast(execRegCatalog{env.x}, v, e.T.Kind) // regcast.go
+		}
 		if e.Assign {
 			return types.AssignCastIn(v, e.T, env.zone())
 		}

@@ -49,6 +49,13 @@ func evalFunc(e *planner.Func, row Row, env *evalEnv) (types.Datum, error) {
 		return evalSeqFunc(e.Name, args, env)
 	}
 	switch e.Name {
+	case "format_type": // not strict in its typmod: NULL means none
+		if args[0].IsNull() {
+			return types.Null, nil
+		}
+		return FormatType(args[0], args[1]), nil // pgcatalog_funcs.go
+	case "json_build_object", "json_build_array":
+		return jsonBuild(e.Name, args, env) // funcs_json.go
 	case "concat", "concat_ws": // not strict: NULLs are skipped
 		return concat(e, args, env)
 	case "coalesce":

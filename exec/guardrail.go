@@ -8,8 +8,6 @@ import (
 	"github.com/widesql/widesql/planner"
 )
 
-// OWNER: helper "regions".
-
 // fullScanHint is the HINT of the guardrail's error and warning.
 const fullScanHint = "add a condition on the rowkey, append ALLOW FULL SCAN, or SET widesql.full_scan = 'allow'"
 

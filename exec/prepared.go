@@ -262,6 +262,10 @@ func (pt *portal) start(ctx context.Context) error {
 		return err
 	}
 	switch plan := p.plan.(type) {
+	case *planner.RoleDDL:
+		tag, err := x.roleDDL(ctx, plan) // roles_ddl.go
+		pt.tag = tag
+		return err
 	case *planner.Explain:
 		lines, err := x.explain(ctx, plan)
 		if err != nil {
@@ -273,7 +277,7 @@ func (pt *portal) start(ctx context.Context) error {
 		}
 		return nil
 	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable,
-		*planner.CreateIndex, *planner.DropIndex, *planner.AlterTable, *planner.SplitTable:
+		*planner.CreateIndex, *planner.DropIndex, *planner.AlterTable, *planner.SplitTable, *planner.CommentOn:
 		if err := s.checkWrite(plan); err != nil { // exec/txn.go
 			return err
 		}

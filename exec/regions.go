@@ -20,8 +20,6 @@ import (
 	"github.com/widesql/widesql/planner/types"
 )
 
-// OWNER: helper "regions".
-
 // Regions: SPLIT TABLE adds region boundaries through kv.Admin, and
 // widesql.regions (SHOW TABLE t REGIONS) lists every region of every user
 // table with its boundaries decoded into key column values:

@@ -12,8 +12,6 @@ import (
 	"github.com/widesql/widesql/planner/types"
 )
 
-// OWNER: helper "time".
-
 // Reading AS OF TIMESTAMP T. The store keeps, per column, the newest
 // f.versions versions of the column's family; a scan AS OF T reads them
 // all and takes, per column, the newest version at or before T.

@@ -15,8 +15,6 @@ import (
 	"github.com/widesql/widesql/planner/types"
 )
 
-// OWNER: helper "time".
-
 // The rows of versions.<t> and cells.<t> (planner/build_time.go). Both
 // read t's kv table through the executor's funnel (x.kvTable), so a
 // transaction sees its own writes and the layout adapters apply: the

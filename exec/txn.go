@@ -128,6 +128,8 @@ func (s *Session) checkWrite(p planner.Plan) error {
 		verb = "ALTER TABLE"
 	case *planner.SplitTable:
 		verb = "SPLIT TABLE"
+	case *planner.CommentOn:
+		verb = "COMMENT"
 	}
 	return pgerror.New(pgerror.CodeReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", verb)
 }
@@ -138,7 +140,7 @@ func (s *Session) ddlNotice(p planner.Plan) {
 		return
 	}
 	switch p.(type) {
-	case *planner.CreateTable, *planner.DropTable, *planner.AlterTable, *planner.SplitTable:
+	case *planner.CreateTable, *planner.DropTable, *planner.AlterTable, *planner.SplitTable, *planner.CommentOn:
 		s.notice("NOTICE", "00000", "widesql applies DDL at once: a ROLLBACK of this transaction will not undo it")
 	}
 }

@@ -52,6 +52,8 @@ func (x *executor) write(ctx context.Context, p planner.Plan) (string, []Row, er
 		return "CREATE TABLE", nil, err
 	case *planner.AlterTable:
 		return x.alterTable(ctx, p) // alter.go
+	case *planner.CommentOn:
+		return x.comment(ctx, p) // comment.go
 	case *planner.SplitTable:
 		return x.splitTable(ctx, p) // regions.go
 	case *planner.DropTable:

@@ -254,8 +254,8 @@ func (b *builder) plainCall(call *AggCall, args []Expr) error {
 		switch {
 		case (at.Kind == types.Bytea || at.Kind == types.Unknown) && (dt.Kind == types.Bytea || dt.Kind == types.Unknown) && !(at.Kind == types.Unknown && dt.Kind == types.Unknown):
 			call.T = types.T{Kind: types.Bytea}
-		case at.Kind.IsString() && dt.Kind.IsString():
-			call.T = types.TText
+		case (at.Kind.IsString() || at.Kind == types.Name) && dt.Kind.IsString():
+			call.T = types.TText // name converts to text implicitly
 		default:
 			return noAggregate(f.String(), args, nil)
 		}

@@ -12,8 +12,6 @@ import (
 	"github.com/widesql/widesql/sqlparse"
 )
 
-// OWNER: helper "families" (ALTER TABLE, SHOW CREATE TABLE).
-
 // ALTER TABLE builds a new descriptor from the published one; exec checks
 // what needs the data (an added NOT NULL or DEFAULT column needs an empty
 // table), creates new families in the store and publishes it. Rows are

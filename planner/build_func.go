@@ -259,6 +259,15 @@ func (b *builder) funcCall(n *ast.FuncCallExpr, sc *scope) (Expr, error) {
 			}
 		}
 		return &Func{Name: name, Args: args, T: t}, nil
+	case "json_build_object", "json_build_array": // variadic "any", not strict (exec/funcs_json.go)
+		if name == "json_build_object" && len(args)%2 != 0 {
+			return nil, pgerror.New(pgerror.CodeInvalidParameterValue, "argument list must have even number of elements").
+				WithHint("The arguments of json_build_object() must consist of alternating keys and values.")
+		}
+		for i := range args {
+			args[i] = resolveUnknown(args[i])
+		}
+		return &Func{Name: name, Args: args, T: types.TJSON}, nil
 	case "version", "current_database", "current_schema", "current_user", "session_user", "user":
 		if len(args) == 0 {
 			return &Func{Name: name, T: types.TText}, nil
@@ -317,6 +326,14 @@ func (b *builder) cast(n *ast.FuncCallExpr, sc *scope) (Expr, error) {
 	e, err := b.expr(n.Args[0], sc)
 	if err != nil {
 		return nil, err
+	}
+	if t.Kind.IsReg() {
+		// A reg* value is found by name in the catalog, which exec has
+		// (exec/regcast.go): a literal or parameter is text until then.
+		if e.Type().Kind == types.Unknown {
+			e = resolveUnknown(e)
+		}
+		return &Cast{E: e, T: t}, nil
 	}
 	if c, ok := e.(*Const); ok && c.T.Kind == types.Unknown {
 		// 'literal'::type is a typed literal: parse it now, so errors

@@ -11,8 +11,6 @@ import (
 	"github.com/widesql/widesql/sqlparse"
 )
 
-// OWNER: helper "families" (table and family options).
-
 // Storage parameters, PostgreSQL's WITH (name = value) syntax:
 //
 //	salt_buckets = N       1..256: the rowkey starts with a hash byte (TableDesc.SaltBuckets)

@@ -8,8 +8,6 @@ import (
 	"github.com/widesql/widesql/planner/types"
 )
 
-// OWNER: helper "regions" (SPLIT TABLE, SHOW TABLE REGIONS, widesql.regions).
-
 // MaxSplitRegions bounds SPLIT TABLE ... REGIONS n.
 const MaxSplitRegions = 1000
 

@@ -421,6 +421,11 @@ func outputName(n ast.ExprNode) string {
 		}
 		return name
 	case *ast.CaseExpr:
+		// PostgreSQL takes the ELSE result's name when it is a column or
+		// a function call (through casts), else "case".
+		if n.ElseClause != nil && strongName(n.ElseClause) {
+			return outputName(n.ElseClause)
+		}
 		return "case"
 	case *ast.SubqueryExpr:
 		// PostgreSQL names a scalar subquery's column after its own.
@@ -477,4 +482,27 @@ var shortNames = map[types.Kind]string{
 	types.Float4: "float4", types.Numeric: "numeric", types.Date: "date", types.Time: "time",
 	types.TimestampTZ: "timestamptz", types.Interval: "interval", types.UUID: "uuid",
 	types.JSON: "json", types.JSONB: "jsonb", types.BPChar: "bpchar",
+}
+
+// strongName reports whether outputName(n) names n by a column or a
+// function (PostgreSQL's FigureColname strength 2), not by a type or
+// "?column?".
+func strongName(n ast.ExprNode) bool {
+	switch n := n.(type) {
+	case *ast.ColumnNameExpr, *ast.AggregateFuncExpr:
+		return true
+	case *ast.ParenthesesExpr:
+		return strongName(n.Expr)
+	case *ast.CaseExpr:
+		return n.ElseClause != nil && strongName(n.ElseClause)
+	case *ast.FuncCallExpr:
+		switch strings.ToLower(n.FnName.O) {
+		case "pg_cast":
+			return len(n.Args) == 2 && strongName(n.Args[0])
+		case "pg_op", "pg_any_op", "pg_all_op", "pg_array":
+			return false
+		}
+		return true
+	}
+	return false
 }

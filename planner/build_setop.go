@@ -328,7 +328,7 @@ func typeCategory(t types.T) byte {
 	switch {
 	case t.Kind.IsNumeric():
 		return 'N'
-	case t.Kind == types.Text || t.Kind == types.BPChar || t.Kind == types.Unknown:
+	case t.Kind == types.Text || t.Kind == types.BPChar || t.Kind == types.Unknown || t.Kind == types.Name:
 		return 'S'
 	case t.Kind.IsDateTime():
 		return 'D'

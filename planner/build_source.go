@@ -66,3 +66,25 @@ func (sc *scope) sourceOfExpr(rc *ResultColumn, e ast.ExprNode) {
 	}
 	sc.sourceColumn(rc, slot)
 }
+
+// hasSchemaTable reports whether schema.table names a FROM item of sc or
+// an enclosing level that is that relation under its own name, so that
+// schema.table.column resolves as table.column (SQLAlchemy writes
+// pg_catalog.pg_class.relname).
+func (sc *scope) hasSchemaTable(schema, table string) bool {
+	for s := sc; s != nil; s = s.outer {
+		for _, r := range s.rels {
+			t := r.table
+			if t == nil || r.alias != t.Name || t.Name != table {
+				continue
+			}
+			switch {
+			case t.Sys != nil && t.Sys.Schema == schema:
+				return true
+			case t.Virtual == "" && schema == syscat.Public:
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -6,8 +6,6 @@ import (
 	"github.com/widesql/widesql/planner/types"
 )
 
-// OWNER: helper "time" (versions, AS OF, write time, cells view).
-
 // Time in SQL. Every cell of the store is versioned (kv keeps a family's
 // newest f.versions versions per column); these views and clauses show
 // that history:

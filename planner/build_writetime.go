@@ -8,8 +8,6 @@ import (
 	"github.com/widesql/widesql/planner/types"
 )
 
-// OWNER: helper "time".
-
 // writetime(col) is Cassandra's WRITETIME: the timestamptz of the cell
 // version the query read for col; for a rowkey column, the row marker's;
 // NULL when col is NULL.

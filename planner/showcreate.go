@@ -10,14 +10,13 @@ import (
 	"github.com/widesql/widesql/sqlparse"
 )
 
-// OWNER: helper "families" (SHOW CREATE TABLE).
-
 // CreateTableSQL returns widesql DDL that recreates t: its columns with
 // PostgreSQL type names, NOT NULL, DEFAULT, serial and identity, family
 // prefixes, the primary key with key expressions and DESC, and WITH
 // (...) holding every option that is not the default. Running it gives a
 // table whose CreateTableSQL is the same text. Secondary index records and
-// the table's data are not part of it.
+// the table's data are not part of it. A table with comments gets its
+// COMMENT ON statements after the CREATE TABLE, each after "; ".
 func CreateTableSQL(t *TableDesc) string {
 	var sb strings.Builder
 	sb.WriteString("CREATE TABLE ")
@@ -63,7 +62,22 @@ func CreateTableSQL(t *TableDesc) string {
 		sb.WriteString(strings.Join(opts, ", "))
 		sb.WriteString(")")
 	}
+	writeComments(&sb, t) // COMMENT ON statements follow, when there are comments
 	return sb.String()
+}
+
+// writeComments appends, after a CREATE TABLE, the COMMENT ON statements
+// that restore t's comments (helper "infoschema"), each after "; ".
+func writeComments(sb *strings.Builder, t *TableDesc) {
+	name := QuoteIdent(t.Name)
+	if t.Comment != "" {
+		sb.WriteString("; COMMENT ON TABLE " + name + " IS " + quoteLiteral(t.Comment))
+	}
+	for i := range t.Columns {
+		if c := &t.Columns[i]; c.Comment != "" && !c.Hidden {
+			sb.WriteString("; COMMENT ON COLUMN " + name + "." + QuoteIdent(c.Name) + " IS " + quoteLiteral(c.Comment))
+		}
+	}
 }
 
 func writeColumn(sb *strings.Builder, c *ColumnDesc) {
