@@ -186,3 +186,11 @@ func (s *Session) endTxnCursors(commit bool) {
 		c.inTxn = false
 	}
 }
+
+// DescribeCursor implements pgwire.CursorDescriber.
+func (s *Session) DescribeCursor(name string) ([]pgwire.Column, bool) {
+	if c := s.cursors[name]; c != nil {
+		return c.cols, true
+	}
+	return nil, false
+}

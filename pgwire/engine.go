@@ -161,3 +161,11 @@ type CopyPortal interface {
 	// error to report (57014 "COPY from stdin failed: msg").
 	CopyFail(ctx context.Context, msg string) error
 }
+
+// CursorDescriber is implemented by sessions with SQL cursors (DECLARE
+// name CURSOR): Describe of a portal the connection did not bind looks
+// the name up there, as PostgreSQL's cursors are portals.
+type CursorDescriber interface {
+	// DescribeCursor returns the open cursor's result columns.
+	DescribeCursor(name string) ([]Column, bool)
+}

@@ -110,6 +110,14 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 	case 'P':
 		p, ok := c.portals[m.Name]
 		if !ok {
+			// A SQL cursor (DECLARE name CURSOR) is a portal too: psycopg
+			// 3 describes its named cursors this way.
+			if cd, isCD := c.sess.(CursorDescriber); isCD && m.Name != "" {
+				if cols, found := cd.DescribeCursor(m.Name); found {
+					c.sendRowDescription(cols, nil)
+					return nil
+				}
+			}
 			return errNoPortal(m.Name)
 		}
 		c.sendRowDescription(p.cols, p.fmts)

@@ -80,8 +80,9 @@ type Options struct {
 }
 
 // Server is one running PostgreSQL cluster. Its superuser is postgres with
-// trust authentication on loopback; the cluster is initialised with the C
-// locale and UTF8, so text compares bytewise.
+// trust authentication on loopback; the cluster is initialised with UTF8
+// and the C.UTF-8 locale, as widesql behaves: text compares in code point
+// (byte) order and upper()/lower() know non-ASCII letters.
 type Server struct {
 	Port    int
 	Dir     string // temporary root holding data/, the socket and the log
@@ -117,7 +118,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 	data := filepath.Join(dir, "data")
 	initdb := exec.CommandContext(ctx, tools.Initdb, "-D", data, "-U", "postgres", "-A", "trust",
-		"-E", "UTF8", "--locale=C", "--no-sync")
+		"-E", "UTF8", "--locale=C.UTF-8", "--no-sync")
 	initdb.Dir = dir
 	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Setpgid: true}
 	if out, err := initdb.CombinedOutput(); err != nil {

@@ -37,8 +37,8 @@ func TestStartStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	conn.Close(ctx)
-	if collate != "C" {
-		t.Errorf("datcollate = %q, want C", collate)
+	if collate != "C.UTF-8" {
+		t.Errorf("datcollate = %q, want C.UTF-8", collate)
 	}
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
