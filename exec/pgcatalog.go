@@ -12,20 +12,25 @@ import (
 // catalogScan reads a pg_catalog or information_schema relation: its rows
 // are derived from the live catalog when the scan starts, then filtered.
 func (x *executor) catalogScan(p *planner.Scan) (operator, error) {
-	return &catalogOp{x: x, p: p}, nil
+	rel := p.Table.Sys
+	return &listOp{x: x, p: p, load: func(ctx context.Context) ([]Row, error) { return x.catalogRows(ctx, rel) }}, nil
 }
 
-type catalogOp struct {
+// listOp is the scan of a system view whose rows are computed in memory
+// at once (the catalogs, widesql.regions): load runs on the first Next,
+// and the scan's filter applies to each row.
+type listOp struct {
 	x      *executor
 	p      *planner.Scan
+	load   func(context.Context) ([]Row, error)
 	loaded bool
 	rows   []Row
 }
 
-func (o *catalogOp) Next(ctx context.Context) (Row, error) {
+func (o *listOp) Next(ctx context.Context) (Row, error) {
 	if !o.loaded {
 		o.loaded = true
-		rows, err := o.x.catalogRows(ctx, o.p.Table.Sys)
+		rows, err := o.load(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -48,7 +53,7 @@ func (o *catalogOp) Next(ctx context.Context) (Row, error) {
 	return nil, io.EOF
 }
 
-func (o *catalogOp) Close() { o.rows = nil }
+func (o *listOp) Close() { o.rows = nil }
 
 // catalogRows derives the rows of a system relation, one Row per tuple
 // with every column of rel in order.

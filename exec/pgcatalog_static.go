@@ -206,12 +206,3 @@ func namespaceOID(name string) uint32 {
 	return 0
 }
 
-// namespaceName returns the name of a namespace OID, or "".
-func namespaceName(oid uint32) string {
-	for _, n := range namespaces {
-		if n.oid == oid {
-			return n.name
-		}
-	}
-	return ""
-}

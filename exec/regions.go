@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"math/big"
 	"sort"
@@ -226,49 +225,14 @@ func dedupe(keys [][]byte) [][]byte {
 	return out
 }
 
-// regionsOp produces the rows of widesql.regions. It reads the region
-// lists on the first Next, sorted by table name and then key.
-type regionsOp struct {
-	x      *executor
-	p      *planner.Scan
-	rows   []Row
-	loaded bool
-}
-
+// regionsScan reads widesql.regions: the region lists, read on the first
+// Next, sorted by table name and then key.
 func (x *executor) regionsScan(p *planner.Scan) (operator, error) {
 	if _, err := x.admin(); err != nil {
 		return nil, err
 	}
-	return &regionsOp{x: x, p: p}, nil
+	return &listOp{x: x, p: p, load: x.regionRows}, nil // pgcatalog.go
 }
-
-func (o *regionsOp) Next(ctx context.Context) (Row, error) {
-	if !o.loaded {
-		o.loaded = true
-		rows, err := o.x.regionRows(ctx)
-		if err != nil {
-			return nil, err
-		}
-		o.rows = rows
-	}
-	for len(o.rows) > 0 {
-		r := o.rows[0]
-		o.rows = o.rows[1:]
-		if o.p.Filter != nil {
-			ok, err := evalBool(o.p.Filter, r, o.x.env)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				continue
-			}
-		}
-		return r, nil
-	}
-	return nil, io.EOF
-}
-
-func (o *regionsOp) Close() { o.rows = nil }
 
 // regionRows lists the regions of every user table.
 func (x *executor) regionRows(ctx context.Context) ([]Row, error) {

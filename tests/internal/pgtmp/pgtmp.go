@@ -59,10 +59,6 @@ func Find(dir string) (Tools, error) {
 	return Tools{}, fmt.Errorf("%w in %v; %s", ErrNotInstalled, dirs, InstallHint)
 }
 
-// Major returns the major version of the installation, e.g. 15, or 0 when
-// the directory does not say.
-func (t Tools) Major() int { return major(t.Bin) }
-
 func major(binDir string) int {
 	n, _ := strconv.Atoi(filepath.Base(filepath.Dir(binDir)))
 	return n
