@@ -92,8 +92,23 @@
 // other operators an OR / AND of comparisons (elements cast when the array
 // was). Any other array (a parameter, a column, an empty array) leaves
 // pg_any_op('op', x, e) / pg_all_op('op', x, e). x op ANY (SELECT ..) stays
-// TiDB's subquery. Subscripts, ARRAY(subquery) and nested ARRAY[[..]] are
-// 0A000.
+// TiDB's subquery. Nested ARRAY[[..]] is 0A000.
+//
+// # Set-returning functions, subscripts, field selection (srf_syntax.go)
+//
+// Before the other FROM rewrites: a[i] becomes pg_subscript(a, i) and
+// a[i:j] pg_slice(a, i, j) (type names such as int[] are left alone);
+// (expr).f becomes pg_field(expr, 'f'); ARRAY(SELECT ..) becomes a scalar
+// subquery aggregating its column; VALUES may stand alone or as a set
+// operation's operand; a function call in FROM (optionally LATERAL, WITH
+// ORDINALITY, with an alias and column aliases) becomes a marker the
+// planner plans as a ProjectSet (planner/build_srf.go).
+//
+// # Cursors (cursor.go)
+//
+// DECLARE name [NO SCROLL] CURSOR [WITH|WITHOUT HOLD] FOR query, FETCH,
+// MOVE and CLOSE are Statement.Cursor, parsed without TiDB (the query with
+// parseOne); backward directions are 55000.
 //
 // # Clauses
 //
@@ -149,11 +164,10 @@
 // # Unsupported syntax
 //
 // unsupported.go rejects what widesql does not implement with 0A000 and a
-// message naming it (LATERAL, WITH, DISTINCT ON, FOR UPDATE/SHARE, WITH
-// ORDINALITY, TABLESAMPLE, GROUPING SETS/ROLLUP/CUBE, WITHIN GROUP, field
-// selection (x).f, ORDER BY ... USING, SIMILAR TO, AT TIME ZONE, BETWEEN
-// SYMMETRIC, OVERLAPS, named arguments, ORDER BY inside an aggregate,
-// VALUES in UNION, COPY, VACUUM, LISTEN/NOTIFY, CREATE TYPE/VIEW/...), and
+// message naming it (LATERAL subqueries, WITH before DML, FOR
+// UPDATE/SHARE, TABLESAMPLE, GROUPING SETS/ROLLUP/CUBE, (x).* , ORDER BY
+// ... USING, SIMILAR TO, AT TIME ZONE, BETWEEN SYMMETRIC, OVERLAPS, named
+// arguments, VACUUM, LISTEN/NOTIFY, CREATE TYPE/VIEW/...), and
 // MySQL-only syntax that TiDB would accept with a MySQL meaning (backquoted
 // names, REGEXP/RLIKE/DIV/MOD/XOR infix, prefix !, :=, INTERVAL n unit)
 // with 42601 at the token, as PostgreSQL does. Joins, subqueries, set
