@@ -66,6 +66,7 @@ func main() {
 	cache := fs.Int64("block-cache-size", 128<<20, "bytes of decompressed file blocks kept in memory")
 	memLimit := fs.Int64("memory-limit", 0, "soft limit in bytes for the whole process's Go heap, which makes the GC work harder near it (default: memory-budget + block-cache-size + 256 MiB; $GOMEMLIMIT wins if set)")
 	noSync := fs.Bool("no-sync", false, "acknowledge writes before they are fsynced (faster; a crash may lose the last acknowledged writes, never half a statement)")
+	pprofAddr := fs.String("pprof", "", "serve Go profiles (/debug/pprof/) on this address, e.g. 127.0.0.1:6060 (off by default)")
 	var srv serverFlags
 	srv.register(fs)
 	fs.Usage = func() {
@@ -90,6 +91,12 @@ func main() {
 	if err := cfg.server.check(cfg.addr); err != nil {
 		fmt.Fprintf(os.Stderr, "widesql: %v\n", err)
 		os.Exit(2)
+	}
+	if *pprofAddr != "" {
+		if err := servePprof(*pprofAddr, log); err != nil { // pprof.go
+			fmt.Fprintf(os.Stderr, "widesql: --pprof: %v\n", err)
+			os.Exit(2)
+		}
 	}
 	if err := run(cfg, log); err != nil {
 		log.Error("widesql stopped", "err", err)

@@ -36,6 +36,13 @@ func (s *Store) prepare(t *table, regions []*region, batch []kv.RowMutation, row
 	fs := t.families()
 	now := int64(kv.Now())
 	sims := map[string][]simCell{}
+	// earlier indexes the batch's rows before the current one by key,
+	// built only as far as a row needing simulation asks (plain puts never
+	// pay for it): a key not yet in sims has only unsimulated rows before
+	// it, which its simulation must replay. Scanning the batch for them
+	// instead made a COPY of n new keys O(n^2).
+	var earlier map[string][]int
+	indexed := 0
 	for i := range batch {
 		rm := &batch[i]
 		rows[i] = walRow{key: rm.Key, muts: rm.Mutations}
@@ -48,10 +55,15 @@ func (s *Store) prepare(t *table, regions []*region, batch []kv.RowMutation, row
 			if cells, err = s.readRowCells(t, regions, rm.Key, snap); err != nil {
 				return err
 			}
-			for j := range i {
-				if bytes.Equal(batch[j].Key, rm.Key) {
-					cells = simulate(cells, rows[j].muts)
-				}
+			if earlier == nil {
+				earlier = map[string][]int{}
+			}
+			for ; indexed < i; indexed++ {
+				k := string(batch[indexed].Key)
+				earlier[k] = append(earlier[k], indexed)
+			}
+			for _, j := range earlier[string(rm.Key)] {
+				cells = simulate(cells, rows[j].muts)
 			}
 		}
 		if rm.Require != kv.NoPrecondition {

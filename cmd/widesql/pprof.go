@@ -1,0 +1,31 @@
+package main
+
+import (
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/pprof"
+)
+
+// servePprof serves Go's profiles (/debug/pprof/...) on addr, for
+// `go tool pprof http://ADDR/debug/pprof/profile?seconds=30`. It is meant
+// for loopback: the profiles show query text and data.
+func servePprof(addr string, log *slog.Logger) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	log.Info("pprof listening", "addr", ln.Addr().String())
+	go func() {
+		if err := http.Serve(ln, mux); err != nil {
+			log.Warn("pprof server stopped", "err", err)
+		}
+	}()
+	return nil
+}
