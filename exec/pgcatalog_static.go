@@ -205,4 +205,3 @@ func namespaceOID(name string) uint32 {
 	}
 	return 0
 }
-
