@@ -153,7 +153,7 @@ func columnNotNull(c *planner.ColumnDesc) bool {
 // whether t shows a primary key at all: not for the hidden row id, nor
 // for a rowkey of key expressions alone (as pg_catalog shows it).
 func primaryKey(t *planner.TableDesc) ([]*planner.ColumnDesc, bool) {
-	if t.ShardBits > 0 {
+	if !hasPrimaryKey(t) { // pgcatalog_model.go
 		return nil, false
 	}
 	var out []*planner.ColumnDesc
@@ -162,7 +162,7 @@ func primaryKey(t *planner.TableDesc) ([]*planner.ColumnDesc, bool) {
 			out = append(out, c)
 		}
 	}
-	return out, len(out) > 0
+	return out, true
 }
 
 func (is *infoSchema) tables() {

@@ -49,11 +49,9 @@ func (x *executor) tableByOID(oid uint32) (*planner.TableDesc, uint32) {
 // attnums maps the index of every visible column of t to its attnum.
 func attnums(t *planner.TableDesc) map[int]int16 {
 	m := make(map[int]int16, len(t.Columns))
-	n := int16(0)
-	for i := range t.Columns {
-		if !t.Columns[i].Hidden {
-			n++
-			m[i] = n
+	for i, a := range t.Attnums() {
+		if a != 0 {
+			m[i] = a
 		}
 	}
 	return m

@@ -286,7 +286,6 @@ func pgAttributeRows(_ context.Context, x *executor, r *relRows) error {
 	for _, t := range x.userTables() {
 		oid := syscat.TableOID(t.ID)
 		nums := attnums(t)
-		pk := hasPrimaryKey(t)
 		for i := range t.Columns {
 			c := &t.Columns[i]
 			if c.Hidden {
@@ -299,7 +298,7 @@ func pgAttributeRows(_ context.Context, x *executor, r *relRows) error {
 			case planner.IdentityByDefault:
 				ident = 'd'
 			}
-			attRow(r, oid, c.Name, c.Type, nums[i], "attnotnull", c.NotNull || pk && c.IsKey(),
+			attRow(r, oid, c.Name, c.Type, nums[i], "attnotnull", columnNotNull(c), // infoschema.go
 				"atthasdef", c.Default != "", "attidentity", ident)
 		}
 		for _, ix := range tableIndexes(t) {

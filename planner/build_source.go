@@ -5,21 +5,20 @@ import (
 	"github.com/widesql/widesql/planner/syscat"
 )
 
-// Attnum returns the pg_attribute.attnum clients see for the column at
-// index i: its 1-based position among the visible columns, 0 for a hidden
-// one. The catalog relations, RowDescription and information_schema all
-// number columns with it.
-func (t *TableDesc) Attnum(i int) int16 {
-	if i < 0 || i >= len(t.Columns) || t.Columns[i].Hidden {
-		return 0
-	}
+// Attnums returns the pg_attribute.attnum clients see for each column:
+// its 1-based position among the visible columns, 0 for a hidden one.
+// The catalog relations, RowDescription and information_schema all number
+// columns with it.
+func (t *TableDesc) Attnums() []int16 {
+	out := make([]int16, len(t.Columns))
 	n := int16(0)
-	for j := 0; j <= i; j++ {
-		if !t.Columns[j].Hidden {
+	for i := range t.Columns {
+		if !t.Columns[i].Hidden {
 			n++
+			out[i] = n
 		}
 	}
-	return n
+	return out
 }
 
 // RelationOID is the pg_class OID of a table or system relation as
@@ -48,7 +47,10 @@ func (sc *scope) sourceColumn(rc *ResultColumn, slot int) {
 		return
 	}
 	t := c.rel.table
-	if oid, attr := t.RelationOID(), t.Attnum(c.col); oid != 0 && attr != 0 {
+	if c.col < 0 || c.col >= len(t.Columns) {
+		return
+	}
+	if oid, attr := t.RelationOID(), t.Attnums()[c.col]; oid != 0 && attr != 0 {
 		rc.TableID, rc.ColumnAttr = oid, attr
 	}
 }
