@@ -155,6 +155,8 @@ func (s *Session) runUtility(ctx context.Context, u *sqlparse.Utility) ([][]stri
 			return nil, "", pgerror.New(pgerror.CodeInvalidSQLStatementName, "prepared statement \"%s\" does not exist", u.Name)
 		}
 		return nil, "DEALLOCATE", nil
+	case sqlparse.Checkpoint:
+		return nil, "CHECKPOINT", s.eng.checkpoint(ctx) // exec/checkpoint.go
 	}
 	return nil, "", pgerror.Unimplemented(fmt.Sprintf("statement %s", u.Kind))
 }

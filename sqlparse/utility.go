@@ -24,10 +24,11 @@ const (
 	Deallocate                                   // DEALLOCATE [PREPARE] Name; DEALLOCATE ALL has All set
 	SetTransaction                               // SET TRANSACTION modes (current transaction)
 	SetSessionTransaction                        // SET SESSION CHARACTERISTICS AS TRANSACTION modes
+	Checkpoint                                   // CHECKPOINT: write memtables to files
 )
 
 var kindNames = [...]string{"", "Begin", "Commit", "Rollback", "Savepoint", "Release", "RollbackTo",
-	"Set", "Reset", "Show", "Discard", "Deallocate", "SetTransaction", "SetSessionTransaction"}
+	"Set", "Reset", "Show", "Discard", "Deallocate", "SetTransaction", "SetSessionTransaction", "Checkpoint"}
 
 func (k UtilityKind) String() string {
 	if k > 0 && int(k) < len(kindNames) {
@@ -204,6 +205,8 @@ func intercept(src string, toks []token) (*Utility, error) {
 		}
 		p.i++
 		return p.done(u)
+	case first.is("checkpoint"):
+		return p.done(&Utility{Kind: Checkpoint})
 	case first.is("deallocate"):
 		p.accept("prepare")
 		u := &Utility{Kind: Deallocate}
