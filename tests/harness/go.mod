@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/jackc/pgx/v5 v5.12.0
+	github.com/widesql/widesql v0.0.0
 	gonum.org/v1/plot v0.17.0
 )
 
@@ -19,3 +20,6 @@ require (
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
 )
+
+// The harness imports tests/internal/pgtmp from this tree.
+replace github.com/widesql/widesql => ../..

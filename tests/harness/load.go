@@ -95,27 +95,60 @@ func createTable(ctx context.Context, s *server, table string, families bool) er
 
 // loader loads datasets into tables through pgx, the same way for both
 // servers.
+//
+// With COPY each connection streams one contiguous share of the rows as one
+// COPY FROM STDIN statement (pgx CopyFrom, binary format), which is how a
+// bulk load is done against PostgreSQL (psql's \copy, pg_restore) and what
+// both servers are built to take fastest; a share larger than copyRows is
+// sent as several statements of at most copyRows rows, which bounds what one
+// statement holds in the server (widesql keeps every rowkey of a COPY to
+// check uniqueness within it). With INSERT, batches of batch rows are
+// dealt round-robin, in key order, to the connections.
 type loader struct {
-	batch int  // rows per INSERT statement or COPY call
-	conns int  // concurrent connections
-	copy  bool // COPY FROM STDIN (pgx CopyFrom) instead of multi-row INSERT
+	copy     bool // COPY FROM STDIN (pgx CopyFrom) instead of multi-row INSERT
+	batch    int  // rows per INSERT statement
+	copyRows int  // at most this many rows per COPY statement
+	conns    int  // concurrent connections
 }
 
 // method names the load path for reports.
 func (l loader) method() string {
 	if l.copy {
-		return fmt.Sprintf("COPY, %d rows per call, %d connections", l.batch, l.conns)
+		return fmt.Sprintf("COPY FROM STDIN (pgx CopyFrom, binary), one statement per connection of at most %s rows, %d connection%s",
+			formatNumber(float64(l.copyRows)), l.conns, plural(l.conns))
 	}
-	return fmt.Sprintf("multi-row INSERT, %d rows per statement, %d connections", l.batch, l.conns)
+	return fmt.Sprintf("multi-row INSERT, %d rows per statement, %d connection%s", l.batch, l.conns, plural(l.conns))
 }
 
-// load inserts every row of d into table on s and returns the elapsed time.
-// Batches are handed out in key order to l.conns connections; the first error
-// stops the load.
+// span is the rows [lo, hi) of a dataset, written by one statement.
+type span struct{ lo, hi int }
+
+// plan splits n rows into the statements each connection sends, in order.
+func (l loader) plan(n int) [][]span {
+	out := make([][]span, l.conns)
+	if !l.copy {
+		for k, lo := 0, 0; lo < n; k, lo = k+1, lo+l.batch {
+			out[k%l.conns] = append(out[k%l.conns], span{lo, min(lo+l.batch, n)})
+		}
+		return out
+	}
+	for c := range out {
+		lo, hi := c*n/l.conns, (c+1)*n/l.conns
+		for ; lo < hi; lo += l.copyRows {
+			out[c] = append(out[c], span{lo, min(lo+l.copyRows, hi)})
+		}
+	}
+	return out
+}
+
+// load writes every row of d into table on s and returns the elapsed time,
+// from the first statement to the last acknowledgement (connecting is not
+// timed). The first error stops the load.
 func (l loader) load(ctx context.Context, s *server, table string, d dataset) (time.Duration, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	conns := make([]*pgx.Conn, l.conns)
+	plan := l.plan(d.n)
+	conns := make([]*pgx.Conn, len(plan))
 	for i := range conns {
 		c, err := s.connect(ctx)
 		if err != nil {
@@ -124,7 +157,6 @@ func (l loader) load(ctx context.Context, s *server, table string, d dataset) (t
 		defer c.Close(context.Background())
 		conns[i] = c
 	}
-	starts := make(chan int)
 	var (
 		wg    sync.WaitGroup
 		once  sync.Once
@@ -134,28 +166,18 @@ func (l loader) load(ctx context.Context, s *server, table string, d dataset) (t
 		once.Do(func() { first = err; cancel() })
 	}
 	begin := time.Now()
-	for _, c := range conns {
+	for i, c := range conns {
 		wg.Add(1)
-		go func(c *pgx.Conn) {
+		go func(c *pgx.Conn, spans []span) {
 			defer wg.Done()
-			for lo := range starts {
-				hi := min(lo+l.batch, d.n)
-				if err := l.loadBatch(ctx, c, table, d, lo, hi); err != nil {
-					fail(fmt.Errorf("rows %d..%d: %w", lo, hi-1, err))
+			for _, sp := range spans {
+				if err := l.write(ctx, c, table, d, sp); err != nil {
+					fail(fmt.Errorf("rows %d..%d: %w", sp.lo, sp.hi-1, err))
 					return
 				}
 			}
-		}(c)
+		}(c, plan[i])
 	}
-feed:
-	for lo := 0; lo < d.n; lo += l.batch {
-		select {
-		case starts <- lo:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(starts)
 	wg.Wait()
 	if first == nil && ctx.Err() != nil {
 		first = ctx.Err()
@@ -163,24 +185,31 @@ feed:
 	return time.Since(begin), first
 }
 
-// loadBatch writes rows [lo, hi) of d with one statement or COPY call.
-func (l loader) loadBatch(ctx context.Context, c *pgx.Conn, table string, d dataset, lo, hi int) error {
-	cols := []string{"tenant", "id", "grp", "val", "payload"}
+// write sends rows sp of d with one INSERT or COPY statement. Rows for COPY
+// are made as pgx asks for them, so a large share is never held whole.
+func (l loader) write(ctx context.Context, c *pgx.Conn, table string, d dataset, sp span) error {
 	if l.copy {
-		rows := make([][]any, 0, hi-lo)
-		for i := lo; i < hi; i++ {
-			t, id, g, v, p := d.row(i)
-			rows = append(rows, []any{t, id, g, v, p})
+		i := sp.lo
+		n, err := c.CopyFrom(ctx, pgx.Identifier{table}, []string{"tenant", "id", "grp", "val", "payload"},
+			pgx.CopyFromFunc(func() ([]any, error) {
+				if i >= sp.hi {
+					return nil, nil
+				}
+				t, id, g, v, p := d.row(i)
+				i++
+				return []any{t, id, g, v, p}, nil
+			}))
+		if err == nil && n != int64(sp.hi-sp.lo) {
+			err = fmt.Errorf("COPY reported %d rows, sent %d", n, sp.hi-sp.lo)
 		}
-		_, err := c.CopyFrom(ctx, pgx.Identifier{table}, cols, pgx.CopyFromRows(rows))
 		return err
 	}
-	args := make([]any, 0, 5*(hi-lo))
-	for i := lo; i < hi; i++ {
+	args := make([]any, 0, 5*(sp.hi-sp.lo))
+	for i := sp.lo; i < sp.hi; i++ {
 		t, id, g, v, p := d.row(i)
 		args = append(args, t, id, g, v, p)
 	}
-	_, err := c.Exec(ctx, insertSQL(table, hi-lo), args...)
+	_, err := c.Exec(ctx, insertSQL(table, sp.hi-sp.lo), args...)
 	return err
 }
 

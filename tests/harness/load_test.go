@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -51,6 +52,48 @@ func TestInsertSQL(t *testing.T) {
 	want := "INSERT INTO kv (tenant, id, grp, val, payload) VALUES ($1,$2,$3,$4,$5),($6,$7,$8,$9,$10)"
 	if got := insertSQL("kv", 2); got != want {
 		t.Errorf("insertSQL = %s", got)
+	}
+}
+
+func TestLoaderPlan(t *testing.T) {
+	for _, c := range []struct {
+		l    loader
+		n    int
+		want string
+	}{
+		// COPY: one contiguous share per connection, one statement each.
+		{loader{copy: true, copyRows: 1_000_000, conns: 2}, 1000, "[[{0 500}] [{500 1000}]]"},
+		// A share above copyRows goes as several statements.
+		{loader{copy: true, copyRows: 300, conns: 2}, 1001, "[[{0 300} {300 500}] [{500 800} {800 1001}]]"},
+		{loader{copy: true, copyRows: 10, conns: 3}, 2, "[[] [{0 1}] [{1 2}]]"},
+		// INSERT: batches dealt round-robin in key order.
+		{loader{batch: 400, conns: 2}, 1000, "[[{0 400} {800 1000}] [{400 800}]]"},
+	} {
+		if got := fmt.Sprint(c.l.plan(c.n)); got != c.want {
+			t.Errorf("%+v.plan(%d) = %s, want %s", c.l, c.n, got, c.want)
+		}
+		total := 0
+		for _, spans := range c.l.plan(c.n) {
+			for _, sp := range spans {
+				total += sp.hi - sp.lo
+			}
+		}
+		if total != c.n {
+			t.Errorf("%+v.plan(%d) covers %d rows", c.l, c.n, total)
+		}
+	}
+}
+
+func TestProfileFile(t *testing.T) {
+	for name, want := range map[string]string{
+		"point Get, -M prepared, 16 clients":                          "point-get-m-prepared-16-clients.pprof",
+		"bulk load of 1,000,000 rows, COPY":                           "bulk-load-of-1-000-000-rows-copy.pprof",
+		"filtered full scan, val < 10000 (9830 rows)":                 "filtered-full-scan-val-10000-9830-rows.pprof",
+		"growth: point Get on 10,000,000 rows, -M prepared, 1 client": "growth-point-get-on-10-000-000-rows-m-prepared-1-client.pprof",
+	} {
+		if got := profileFile(name); got != want {
+			t.Errorf("profileFile(%q) = %q, want %q", name, got, want)
+		}
 	}
 }
 

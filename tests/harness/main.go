@@ -19,6 +19,7 @@ type config struct {
 	rows, rounds, threads      int
 	duration                   time.Duration
 	batch, loadConns, bulkRows int
+	copyRows                   int
 	copy, families             bool
 	growthMax                  int
 	ycsb                       bool
@@ -27,6 +28,7 @@ type config struct {
 	ycsbLimit                  time.Duration
 	only                       string
 	pgBin, widesqlFlags        string
+	profileDir                 string
 	write                      bool
 }
 
@@ -37,10 +39,11 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&c.rounds, "rounds", 3, "rounds per workload; each round runs both servers, alternating which goes first")
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "length of each pgbench and YCSB run (whole seconds)")
 	fs.IntVar(&c.threads, "threads", runtime.NumCPU(), "pgbench worker threads (-j), at most the client count")
-	fs.IntVar(&c.batch, "batch", 1000, "rows per INSERT statement (or COPY call) when loading")
-	fs.IntVar(&c.loadConns, "load-conns", 4, "connections loading in parallel")
+	fs.BoolVar(&c.copy, "copy", true, "load with COPY FROM STDIN (pgx CopyFrom, binary), one statement per connection; false: multi-row INSERTs")
+	fs.IntVar(&c.copyRows, "copy-rows", 1_000_000, "at most this many rows per COPY statement (a connection's larger share is sent as several)")
+	fs.IntVar(&c.batch, "batch", 1000, "rows per INSERT statement when loading with --copy=false")
+	fs.IntVar(&c.loadConns, "load-conns", runtime.NumCPU(), "connections loading in parallel, each with its own share of the rows")
 	fs.IntVar(&c.bulkRows, "bulk-rows", 0, "rows of the bulk-load workload (0: same as --rows)")
-	fs.BoolVar(&c.copy, "copy", false, "load with COPY (pgx CopyFrom) instead of multi-row INSERT; widesql has no COPY yet")
 	fs.BoolVar(&c.families, "families", true, "in widesql put grp, val in family d and payload in family p (false: one default family)")
 	fs.IntVar(&c.growthMax, "growth-max", 0, "largest table of the point-Get growth workload, a power of 10 from 10000 (0: --rows rounded down; 10000000 for 10^7)")
 	fs.BoolVar(&c.ycsb, "ycsb", true, "run YCSB A-F through go-ycsb's PostgreSQL binding (built on first use; skipped with a note if the build fails)")
@@ -51,6 +54,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.only, "only", "", "run only workloads whose name contains one of these comma-separated words (case-insensitive)")
 	fs.StringVar(&c.pgBin, "pg-bin", "", "directory holding initdb, postgres and pgbench (default: newest /usr/lib/postgresql/*/bin)")
 	fs.StringVar(&c.widesqlFlags, "widesql-flags", "", "extra flags for the widesql server, space-separated")
+	fs.StringVar(&c.profileDir, "profile", "", "save a CPU profile of widesql (its --pprof) for each workload's first-round run into this directory, one file per workload")
 	fs.BoolVar(&c.write, "write", true, "write the results into docs/BENCHMARKS.md and docs/bench/harness.png")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "harness: widesql vs PostgreSQL 15, side by side (issue 8).\n\nUsage: cd tests/harness && go run . [flags]\n\nFlags:")
@@ -59,8 +63,8 @@ func parseFlags(args []string) (config, error) {
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
-	if c.rows < 1000 || c.rounds < 1 || c.batch < 1 || c.loadConns < 1 || c.threads < 1 {
-		return c, errors.New("--rows must be at least 1000; --rounds, --batch, --load-conns and --threads at least 1")
+	if c.rows < 1000 || c.rounds < 1 || c.batch < 1 || c.copyRows < 1 || c.loadConns < 1 || c.threads < 1 {
+		return c, errors.New("--rows must be at least 1000; --rounds, --batch, --copy-rows, --load-conns and --threads at least 1")
 	}
 	if c.bulkRows == 0 {
 		c.bulkRows = c.rows
@@ -80,6 +84,7 @@ type harness struct {
 	pg, ws  *server
 	loader  loader
 	data    dataset
+	prof    *profiler // nil without --profile
 }
 
 func logf(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
@@ -113,7 +118,12 @@ func run(cfg config) (err error) {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	h := &harness{cfg: cfg, tools: tools, root: root, data: newDataset(cfg.rows),
-		loader: loader{batch: cfg.batch, conns: cfg.loadConns, copy: cfg.copy}}
+		loader: loader{copy: cfg.copy, batch: cfg.batch, copyRows: cfg.copyRows, conns: cfg.loadConns}}
+	if cfg.profileDir != "" {
+		if err := os.MkdirAll(cfg.profileDir, 0o755); err != nil {
+			return err
+		}
+	}
 	if h.workDir, err = os.MkdirTemp("", "harness-work-"); err != nil {
 		return err
 	}
@@ -125,11 +135,16 @@ func run(cfg config) (err error) {
 	}
 	defer stopServer(h.pg, &err)
 	logf("building and starting widesql from %s", root)
-	if h.ws, err = startWidesql(ctx, root, strings.Fields(cfg.widesqlFlags)); err != nil {
+	if h.ws, err = startWidesql(ctx, root, strings.Fields(cfg.widesqlFlags), cfg.profileDir != ""); err != nil {
 		return fmt.Errorf("widesql: %w", err)
 	}
 	defer stopServer(h.ws, &err)
 	logf("PostgreSQL %s on port %d, widesql on port %d", h.pg.version, h.pg.port, h.ws.port)
+	if cfg.profileDir != "" {
+		secs := max(1, int(cfg.duration.Round(time.Second)/time.Second))
+		h.prof = &profiler{dir: cfg.profileDir, addr: h.ws.pprof, secs: secs}
+		logf("widesql profiles (pprof on %s) go to %s", h.ws.pprof, cfg.profileDir)
+	}
 
 	rep := report{date: time.Now().Format("2006-01-02 15:04 MST"), machine: machineFacts(h.pg.version),
 		command: "cd tests/harness && go run . " + strings.Join(os.Args[1:], " ")}
@@ -141,14 +156,18 @@ func run(cfg config) (err error) {
 		return err
 	}
 	rep.results = append(rep.results, initial)
-	rep.foot = h.measureSizes(ctx)
+	var sizeNote string
+	rep.foot, sizeNote = h.measureSizes(ctx)
+	if sizeNote != "" {
+		rep.notes = append(rep.notes, sizeNote)
+	}
 
 	for _, w := range h.workloads() {
 		if ctx.Err() != nil {
 			break
 		}
 		logf("%s", w.name)
-		rep.results = append(rep.results, runAlternating(ctx, w, h.pg, h.ws, cfg.rounds, logf))
+		rep.results = append(rep.results, h.runAlternating(ctx, w))
 	}
 	if ctx.Err() == nil && h.selected("growth") {
 		rep.results = append(rep.results, h.runGrowth(ctx)...)

@@ -7,24 +7,20 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/widesql/widesql/tests/internal/pgtmp"
 )
 
 // pgTools holds the absolute paths of the PostgreSQL programs the harness
 // runs.
 type pgTools struct {
-	bin      string // the directory, e.g. /usr/lib/postgresql/15/bin
-	initdb   string
-	postgres string
-	pgbench  string
+	bin     string // the directory, e.g. /usr/lib/postgresql/15/bin
+	pgbench string
 }
 
 // installHint is printed when PostgreSQL or pgbench cannot be found.
@@ -34,46 +30,15 @@ On Debian or Ubuntu install them with:
     sudo apt-get install -y postgresql-client-15
 They are looked up under /usr/lib/postgresql/*/bin, or in the directory given by --pg-bin.`
 
-// findPGTools locates initdb, postgres and pgbench. With dir empty it picks
-// the highest-versioned /usr/lib/postgresql/*/bin holding all of them. The
-// error says what is missing and how to install it.
+// findPGTools locates initdb, postgres and pgbench (pgtmp.Find): in dir, or
+// with dir empty in the highest-versioned /usr/lib/postgresql/*/bin holding
+// all of them. The error says what is missing and how to install it.
 func findPGTools(dir string) (pgTools, error) {
-	var dirs []string
-	if dir != "" {
-		dirs = []string{dir}
-	} else {
-		dirs, _ = filepath.Glob("/usr/lib/postgresql/*/bin")
-		sort.Slice(dirs, func(i, j int) bool { return pgMajor(dirs[i]) > pgMajor(dirs[j]) })
+	t, err := pgtmp.Find(dir, "pgbench")
+	if err != nil {
+		return pgTools{}, fmt.Errorf("%v\n%s", err, installHint)
 	}
-	var missing []string
-	for _, d := range dirs {
-		t := pgTools{bin: d, initdb: filepath.Join(d, "initdb"),
-			postgres: filepath.Join(d, "postgres"), pgbench: filepath.Join(d, "pgbench")}
-		missing = missing[:0]
-		for _, p := range []string{t.initdb, t.postgres, t.pgbench} {
-			if st, err := os.Stat(p); err != nil || st.Mode()&0o111 == 0 {
-				missing = append(missing, filepath.Base(p))
-			}
-		}
-		if len(missing) == 0 {
-			return t, nil
-		}
-	}
-	where := "/usr/lib/postgresql/*/bin"
-	if dir != "" {
-		where = dir
-	}
-	what := "no PostgreSQL installation"
-	if len(missing) > 0 {
-		what = "missing " + strings.Join(missing, ", ")
-	}
-	return pgTools{}, fmt.Errorf("%s in %s\n%s", what, where, installHint)
-}
-
-// pgMajor returns the major version in a path like /usr/lib/postgresql/15/bin.
-func pgMajor(binDir string) int {
-	n, _ := strconv.Atoi(filepath.Base(filepath.Dir(binDir)))
-	return n
+	return pgTools{bin: t.Bin, pgbench: filepath.Join(t.Bin, "pgbench")}, nil
 }
 
 // server is one running database server, PostgreSQL or widesql. Its process
@@ -81,12 +46,17 @@ func pgMajor(binDir string) int {
 type server struct {
 	name    string // "PostgreSQL" or "widesql"
 	port    int
-	dir     string // temporary root, removed by stop
 	dataDir string
-	cmd     *exec.Cmd
-	exited  chan struct{} // closed when the process has been reaped
 	mem     *memSampler
 	version string
+	pprof   string // widesql's --pprof address, "" when not profiling
+
+	pg *pgtmp.Server // PostgreSQL: the throwaway cluster
+
+	// widesql: the process and its temporary root.
+	dir    string
+	cmd    *exec.Cmd
+	exited chan struct{} // closed when the process has been reaped
 }
 
 // connString returns a pgx/libpq URL for database bench on the server.
@@ -109,76 +79,19 @@ func freePort() (int, error) {
 	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
-// postgresCredential returns the credential to run PostgreSQL with: nil when
-// the harness is not root, else the postgres user's (PostgreSQL refuses to
-// run as root).
-func postgresCredential() (*syscall.Credential, error) {
-	if os.Geteuid() != 0 {
-		return nil, nil
-	}
-	u, err := user.Lookup("postgres")
-	if err != nil {
-		return nil, fmt.Errorf("running as root, PostgreSQL must run as user postgres, which does not exist: %w", err)
-	}
-	uid, _ := strconv.Atoi(u.Uid)
-	gid, _ := strconv.Atoi(u.Gid)
-	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
-}
-
-// startPostgres initdbs a fresh cluster in a temporary directory and starts
-// it on a free loopback port with default settings (fsync on). The C locale
-// is used so text compares bytewise, as in widesql. The returned server has
-// database bench.
+// startPostgres starts a throwaway cluster (tests/internal/pgtmp: initdb
+// into a temporary directory, a free loopback port, its own process group,
+// run as user postgres when the harness is root) with default settings and
+// fsync on. The C locale is used so text compares bytewise, as in widesql.
+// The returned server has database bench.
 func startPostgres(ctx context.Context, t pgTools) (*server, error) {
-	cred, err := postgresCredential()
+	pg, err := pgtmp.Start(ctx, pgtmp.Options{BinDir: t.bin, Locale: "C", Settings: []string{"fsync=on"}})
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "harness-pg-")
-	if err != nil {
-		return nil, err
-	}
-	s := &server{name: "PostgreSQL", dir: dir, dataDir: filepath.Join(dir, "data")}
-	if cred != nil {
-		if err := os.Chmod(dir, 0o777); err != nil {
-			s.stop()
-			return nil, err
-		}
-	}
-	initdb := exec.CommandContext(ctx, t.initdb, "-D", s.dataDir, "-U", "postgres", "-A", "trust",
-		"-E", "UTF8", "--locale=C", "--no-sync")
-	initdb.Dir = dir
-	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Setpgid: true}
-	if out, err := initdb.CombinedOutput(); err != nil {
-		s.stop()
-		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
-	}
-	if s.port, err = freePort(); err != nil {
-		s.stop()
-		return nil, err
-	}
-	cmd := exec.Command(t.postgres, "-D", s.dataDir, "-p", strconv.Itoa(s.port),
-		"-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="+dir)
-	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Setpgid: true}
-	if err := s.launch(cmd, filepath.Join(dir, "postgres.log")); err != nil {
-		return nil, err
-	}
-	if err := s.waitReady(ctx, "postgres"); err != nil {
-		s.stop()
-		return nil, err
-	}
-	conn, err := pgx.Connect(ctx, fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", s.port))
-	if err != nil {
-		s.stop()
-		return nil, err
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE DATABASE bench"); err != nil {
-		s.stop()
-		return nil, err
-	}
-	if err := conn.QueryRow(ctx, "SHOW server_version").Scan(&s.version); err != nil {
+	s := &server{name: "PostgreSQL", port: pg.Port, dataDir: pg.DataDir(), version: pg.Version, pg: pg}
+	s.mem = startMemSampler(pg.Pid(), 200*time.Millisecond)
+	if err := pg.CreateDatabase(ctx, "bench"); err != nil {
 		s.stop()
 		return nil, err
 	}
@@ -198,8 +111,9 @@ func buildWidesql(ctx context.Context, root, dir string) (string, error) {
 
 // startWidesql builds widesql from the repository at root and starts it with
 // the default durable store on a fresh data directory and a free loopback
-// port. extra holds further server flags.
-func startWidesql(ctx context.Context, root string, extra []string) (*server, error) {
+// port. extra holds further server flags. With pprof set it also serves Go's
+// profiles (--pprof) on another free loopback port.
+func startWidesql(ctx context.Context, root string, extra []string, pprof bool) (*server, error) {
 	dir, err := os.MkdirTemp("", "harness-widesql-")
 	if err != nil {
 		return nil, err
@@ -214,15 +128,26 @@ func startWidesql(ctx context.Context, root string, extra []string) (*server, er
 		s.stop()
 		return nil, err
 	}
-	args := append([]string{"--addr", fmt.Sprintf("127.0.0.1:%d", s.port), "--data", s.dataDir,
-		"--log-level", "warn"}, extra...)
+	args := []string{"--addr", fmt.Sprintf("127.0.0.1:%d", s.port), "--data", s.dataDir, "--log-level", "warn"}
+	if pprof {
+		p, err := freePort()
+		if err != nil {
+			s.stop()
+			return nil, err
+		}
+		s.pprof = fmt.Sprintf("127.0.0.1:%d", p)
+		args = append(args, "--pprof", s.pprof)
+	}
+	args = append(args, extra...)
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Pdeathsig: a harness killed outright (SIGKILL) must not leave the
+	// server running; pgtmp does the same for PostgreSQL.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	if err := s.launch(cmd, filepath.Join(dir, "widesql.log")); err != nil {
 		return nil, err
 	}
-	if err := s.waitReady(ctx, "bench"); err != nil {
+	if err := s.waitReady(ctx); err != nil {
 		s.stop()
 		return nil, err
 	}
@@ -254,10 +179,10 @@ func (s *server) launch(cmd *exec.Cmd, logPath string) error {
 	return nil
 }
 
-// waitReady polls until the server accepts a connection to database db, the
-// process exits, or 60 seconds pass.
-func (s *server) waitReady(ctx context.Context, db string) error {
-	url := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", s.port, db)
+// waitReady polls until widesql accepts a connection, the process exits, or
+// 60 seconds pass.
+func (s *server) waitReady(ctx context.Context) error {
+	url := s.connString()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
@@ -300,6 +225,9 @@ func (s *server) logTail() string {
 // than once and on a server that never started.
 func (s *server) stop() error {
 	var errs []error
+	if s.pg != nil {
+		errs = append(errs, s.pg.Stop()) // the same steps, in pgtmp
+	}
 	if s.cmd != nil && s.cmd.Process != nil {
 		pid := s.cmd.Process.Pid
 		_ = syscall.Kill(pid, syscall.SIGINT)

@@ -67,8 +67,11 @@ type result struct {
 // runAlternating runs w on both servers: prepare on each, an optional
 // warm-up, then rounds rounds, alternating which server goes first. After a
 // failure on one server the workload is not run there again; the other goes
-// on. It stops early when ctx is done.
-func runAlternating(ctx context.Context, w *workload, pg, ws *server, rounds int, logf func(string, ...any)) result {
+// on. It stops early when ctx is done. hook, when not nil, is called before
+// each timed run (round counts from 0) and the function it returns, when
+// not nil, after it.
+func runAlternating(ctx context.Context, w *workload, pg, ws *server, rounds int, logf func(string, ...any),
+	hook func(ctx context.Context, s *server, round int) func()) result {
 	res := result{name: w.name, metrics: w.metrics}
 	servers := [2]*server{pg, ws}
 	outs := [2]*outcome{&res.pg, &res.ws}
@@ -93,7 +96,14 @@ func runAlternating(ctx context.Context, w *workload, pg, ws *server, rounds int
 			if outs[i].err != nil || ctx.Err() != nil {
 				continue
 			}
+			var after func()
+			if hook != nil {
+				after = hook(ctx, servers[i], r)
+			}
 			smp, err := w.run(ctx, servers[i])
+			if after != nil {
+				after()
+			}
 			if err != nil {
 				outs[i].err = err
 				logf("  %-10s round %d: FAILED: %v", servers[i].name, r+1, oneLine(err.Error()))
@@ -261,7 +271,7 @@ func toInt64(v any) int64 {
 // bulkLoadWorkload loads a fresh table bulk of n rows and reports rows/s.
 func (h *harness) bulkLoadWorkload(n int) *workload {
 	d := newDataset(n)
-	how := "multi-row INSERT (widesql has no COPY yet)"
+	how := "multi-row INSERT"
 	if h.loader.copy {
 		how = "COPY"
 	}

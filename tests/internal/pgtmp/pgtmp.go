@@ -42,21 +42,34 @@ type Tools struct {
 }
 
 // Find locates initdb and postgres in dir, or with dir empty in the
-// highest-versioned /usr/lib/postgresql/*/bin that holds both. The error
-// wraps ErrNotInstalled when nothing usable is found.
-func Find(dir string) (Tools, error) {
+// highest-versioned /usr/lib/postgresql/*/bin that holds both. also names
+// further programs that must sit in the same directory (the benchmark
+// harness needs pgbench). The error wraps ErrNotInstalled when nothing
+// usable is found and names what the last candidate lacked.
+func Find(dir string, also ...string) (Tools, error) {
 	dirs := []string{dir}
 	if dir == "" {
 		dirs, _ = filepath.Glob("/usr/lib/postgresql/*/bin")
 		sort.Slice(dirs, func(i, j int) bool { return major(dirs[i]) > major(dirs[j]) })
 	}
+	var missing []string
 	for _, d := range dirs {
 		t := Tools{Bin: d, Initdb: filepath.Join(d, "initdb"), Postgres: filepath.Join(d, "postgres")}
-		if executable(t.Initdb) && executable(t.Postgres) {
+		missing = missing[:0]
+		for _, name := range append([]string{"initdb", "postgres"}, also...) {
+			if !executable(filepath.Join(d, name)) {
+				missing = append(missing, name)
+			}
+		}
+		if len(missing) == 0 {
 			return t, nil
 		}
 	}
-	return Tools{}, fmt.Errorf("%w in %v; %s", ErrNotInstalled, dirs, InstallHint)
+	what := "no installation"
+	if len(missing) > 0 {
+		what = "missing " + strings.Join(missing, ", ")
+	}
+	return Tools{}, fmt.Errorf("%w (%s) in %v; %s", ErrNotInstalled, what, dirs, InstallHint)
 }
 
 func major(binDir string) int {
@@ -71,13 +84,19 @@ func executable(path string) bool {
 
 // Options configure Start. The zero value is usable.
 type Options struct {
-	BinDir   string   // where initdb and postgres are; empty: Find's default
-	Settings []string // extra "name=value" server settings, passed as -c
+	BinDir string // where initdb and postgres are; empty: Find's default
+	// Locale is initdb's --locale; empty means C.UTF-8 (see Server). The
+	// benchmark harness uses C, PostgreSQL's fastest text comparison.
+	Locale string
+	// Settings are extra "name=value" server settings, passed as -c after
+	// Start's own (fsync=off), so they override them: a benchmark that
+	// needs durable commits passes fsync=on.
+	Settings []string
 }
 
 // Server is one running PostgreSQL cluster. Its superuser is postgres with
 // trust authentication on loopback; the cluster is initialised with UTF8
-// and the C.UTF-8 locale, as widesql behaves: text compares in code point
+// and (unless Options.Locale says otherwise) the C.UTF-8 locale, as widesql behaves: text compares in code point
 // (byte) order and upper()/lower() know non-ASCII letters.
 type Server struct {
 	Port    int
@@ -86,6 +105,17 @@ type Server struct {
 
 	cmd    *exec.Cmd
 	exited chan struct{} // closed once the postmaster has been reaped
+}
+
+// DataDir is the cluster's data directory (PGDATA).
+func (s *Server) DataDir() string { return filepath.Join(s.Dir, "data") }
+
+// Pid is the postmaster's process id; its backends are its children.
+func (s *Server) Pid() int {
+	if s.cmd == nil {
+		return 0
+	}
+	return s.cmd.Process.Pid
 }
 
 // Start initdbs a fresh cluster in a new temporary directory and starts it
@@ -112,9 +142,13 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 			return nil, err
 		}
 	}
-	data := filepath.Join(dir, "data")
+	data := s.DataDir()
+	locale := opts.Locale
+	if locale == "" {
+		locale = "C.UTF-8"
+	}
 	initdb := exec.CommandContext(ctx, tools.Initdb, "-D", data, "-U", "postgres", "-A", "trust",
-		"-E", "UTF8", "--locale=C.UTF-8", "--no-sync")
+		"-E", "UTF8", "--locale="+locale, "--no-sync")
 	initdb.Dir = dir
 	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Setpgid: true}
 	if out, err := initdb.CombinedOutput(); err != nil {
