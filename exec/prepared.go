@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/widesql/widesql/pgwire"
@@ -22,8 +23,25 @@ type prepared struct {
 	cursorPlan planner.Plan // DECLARE's query (cursor.go)
 	paramTypes []types.T
 	cols       []pgwire.Column
-	declared   []types.T // the client's parameter types, for re-planning
-	gen        uint64    // catalog generation the plan was built at
+	declared   []types.T      // the client's parameter types, for re-planning
+	gen        uint64         // catalog generation the plan was built at
+	zone       *time.Location // the session time zone the plan was built in
+	// colTypes are plan's result column types and textFormats all-text
+	// result formats, computed once for the portals (which only read them).
+	colTypes    []types.T
+	textFormats []int16
+}
+
+// resultTypes returns the plan's column types, shared by every portal.
+func (p *prepared) resultTypes() []types.T {
+	if p.colTypes == nil {
+		cols := p.plan.Columns()
+		p.colTypes = make([]types.T, len(cols))
+		for i, c := range cols {
+			p.colTypes[i] = c.T
+		}
+	}
+	return p.colTypes
 }
 
 // replan plans the statement again when DDL changed the catalog since it
@@ -36,7 +54,8 @@ func (p *prepared) replan() error {
 	if p.plan == nil || gen == p.gen {
 		return nil
 	}
-	plan, pt, err := planner.BuildIn(s.eng.cat, p.stmt, p.declared, s.zone())
+	zone := s.zone()
+	plan, pt, err := planner.BuildIn(s.eng.cat, p.stmt, p.declared, zone)
 	if err != nil {
 		return err
 	}
@@ -46,7 +65,7 @@ func (p *prepared) replan() error {
 	}) {
 		return pgerror.New(pgerror.CodeFeatureNotSupported, "cached plan must not change result type")
 	}
-	p.plan, p.gen = plan, gen
+	p.plan, p.gen, p.zone, p.colTypes = plan, gen, zone, nil
 	return nil
 }
 
@@ -80,7 +99,10 @@ func (p *prepared) Bind(ctx context.Context, params [][]byte, paramFormats, resu
 	if len(paramFormats) > 1 && len(paramFormats) != len(params) {
 		return nil, s.fail(pgerror.New(pgerror.CodeProtocolViolation, "bind message has %d parameter formats but %d parameters", len(paramFormats), len(params)))
 	}
-	vals := make([]types.Datum, len(params))
+	var vals []types.Datum
+	if len(params) > 0 {
+		vals = make([]types.Datum, len(params))
+	}
 	for i, raw := range params {
 		if raw == nil {
 			continue
@@ -97,8 +119,20 @@ func (p *prepared) Bind(ctx context.Context, params [][]byte, paramFormats, resu
 			return nil, s.fail(&pgerror.Error{Code: e.Code, Message: fmt.Sprintf("%s (parameter $%d)", e.Message, i+1)})
 		}
 	}
+	return p.bindDatums(vals, resultFormats)
+}
+
+// bindDatums finishes Bind once the parameters are decoded.
+func (p *prepared) bindDatums(vals []types.Datum, resultFormats []int16) (pgwire.Portal, error) {
+	s := p.sess
 	if len(resultFormats) > 1 && len(resultFormats) != len(p.cols) {
 		return nil, s.fail(pgerror.New(pgerror.CodeProtocolViolation, "bind message has %d result formats but query has %d columns", len(resultFormats), len(p.cols)))
+	}
+	if len(resultFormats) == 0 || len(resultFormats) == 1 && resultFormats[0] == 0 {
+		if p.textFormats == nil {
+			p.textFormats = make([]int16, len(p.cols))
+		}
+		return &portal{prep: p, params: vals, formats: p.textFormats, loc: s.zone()}, nil
 	}
 	formats := make([]int16, len(p.cols))
 	for i := range formats {
@@ -138,6 +172,7 @@ type portal struct {
 	count    int64
 	out      [][]byte
 	buf      []byte
+	ends     []int // encode's scratch: where each value ends in buf, -1 for NULL
 	closeFn  func()
 }
 
@@ -179,7 +214,7 @@ func (pt *portal) Next(ctx context.Context) ([][]byte, error) {
 	}
 	row, err := pt.op.Next(ctx)
 	if err == io.EOF {
-		pt.tag = fmt.Sprintf("SELECT %d", pt.count)
+		pt.tag = "SELECT " + strconv.FormatInt(pt.count, 10)
 		if pt.fixedTag != "" {
 			pt.tag = pt.fixedTag
 		}
@@ -202,7 +237,7 @@ func (pt *portal) encode(row Row) [][]byte {
 		pt.buf = make([]byte, 0, 64)
 	}
 	pt.buf = pt.buf[:0]
-	ends := make([]int, 0, len(row))
+	ends := pt.ends[:0]
 	for i, d := range row {
 		if d.IsNull() {
 			ends = append(ends, -1)
@@ -215,6 +250,7 @@ func (pt *portal) encode(row Row) [][]byte {
 		}
 		ends = append(ends, len(pt.buf))
 	}
+	pt.ends = ends
 	pt.out = pt.out[:0]
 	start := 0
 	for _, end := range ends {
@@ -301,8 +337,6 @@ func (pt *portal) start(ctx context.Context) error {
 		return err
 	}
 	pt.op = op
-	for _, c := range p.plan.Columns() {
-		pt.types = append(pt.types, c.T)
-	}
+	pt.types = p.resultTypes()
 	return nil
 }

@@ -30,6 +30,8 @@ type Session struct {
 	zoneName string
 	// cursors are the open server-side cursors by name (cursor.go).
 	cursors map[string]*cursor
+	// cache holds parsed and planned statements (stmtcache.go).
+	cache stmtCache
 }
 
 var _ pgwire.Session = (*Session)(nil)
@@ -61,27 +63,49 @@ func newSession(e *Engine, params map[string]string) (*Session, error) {
 // param returns a startup parameter such as "user" or "database".
 func (s *Session) param(name string) string { return s.startup[name] }
 
-// statement is a parsed statement handed to pgwire.
-type statement struct{ p sqlparse.Statement }
+// statement is a parsed statement handed to pgwire. Statements from the
+// session's cache (stmtcache.go) carry what the cache needs.
+type statement struct {
+	p sqlparse.Statement
+	// cacheable: p came from the texts cache, plans holds its plans.
+	cacheable bool
+	plans     []planEntry
+	// shape is set for a parameterized SELECT: literals are this text's
+	// constants and orig the text itself.
+	shape    *cachedShape
+	literals []sqlparse.Literal
+	orig     string
+}
 
-func (st *statement) SQL() string { return st.p.SQL }
+func (st *statement) SQL() string {
+	if st.shape != nil {
+		return st.orig
+	}
+	return st.p.SQL
+}
 
 // Parse implements pgwire.Session.
 func (s *Session) Parse(ctx context.Context, sql string) ([]pgwire.Statement, error) {
-	stmts, err := sqlparse.Parse(sql)
-	if err != nil {
-		return nil, s.fail(err)
-	}
-	out := make([]pgwire.Statement, len(stmts))
-	for i := range stmts {
-		out[i] = &statement{p: stmts[i]}
-	}
-	return out, nil
+	return s.parseCached(sql) // stmtcache.go
 }
 
 // Prepare implements pgwire.Session.
-func (s *Session) Prepare(ctx context.Context, st pgwire.Statement, oids []uint32) (pgwire.Prepared, error) {
-	stmt := &st.(*statement).p
+func (s *Session) Prepare(ctx context.Context, pst pgwire.Statement, oids []uint32) (pgwire.Prepared, error) {
+	st := pst.(*statement)
+	if s.txn == 'E' && !endsTxn(&st.p) {
+		return nil, errAborted()
+	}
+	switch {
+	case st.shape != nil:
+		return s.prepareShape(ctx, st, oids) // stmtcache.go
+	case st.cacheable && planAhead(&st.p):
+		return s.prepareCached(ctx, st, oids)
+	}
+	return s.prepare(ctx, &st.p, oids)
+}
+
+// prepare plans stmt with the client's declared parameter types.
+func (s *Session) prepare(ctx context.Context, stmt *sqlparse.Statement, oids []uint32) (pgwire.Prepared, error) {
 	if s.txn == 'E' && !endsTxn(stmt) {
 		return nil, errAborted()
 	}
@@ -96,18 +120,29 @@ func (s *Session) Prepare(ctx context.Context, st pgwire.Statement, oids []uint3
 		}
 		declared[i] = t
 	}
-	p := &prepared{sess: s, stmt: stmt, declared: declared, gen: s.eng.cat.gen.Load()}
-	if stmt.Cursor != nil {
-		return s.prepareCursor(p, stmt.Cursor) // cursor.go
-	}
-	if stmt.Utility != nil {
+	if stmt.Cursor != nil || stmt.Utility != nil {
+		p := &prepared{sess: s, stmt: stmt, declared: declared, gen: s.eng.cat.gen.Load(), zone: s.zone()}
+		if stmt.Cursor != nil {
+			return s.prepareCursor(p, stmt.Cursor) // cursor.go
+		}
 		p.paramTypes = declared
 		p.cols = utilityColumns(stmt.Utility)
 		return p, nil
 	}
-	plan, pt, err := planner.BuildIn(s.eng.cat, stmt, declared, s.zone())
+	p, err := s.planStatement(stmt, declared)
 	if err != nil {
 		return nil, s.fail(err)
+	}
+	return p, nil
+}
+
+// planStatement plans a query, DML or DDL statement. It does not record a
+// failure: its callers decide.
+func (s *Session) planStatement(stmt *sqlparse.Statement, declared []types.T) (*prepared, error) {
+	p := &prepared{sess: s, stmt: stmt, declared: declared, gen: s.eng.cat.gen.Load(), zone: s.zone()}
+	plan, pt, err := planner.BuildIn(s.eng.cat, stmt, declared, p.zone)
+	if err != nil {
+		return nil, err
 	}
 	p.plan, p.paramTypes = plan, pt
 	p.cols = wireColumns(plan.Columns())

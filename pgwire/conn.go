@@ -47,6 +47,19 @@ type conn struct {
 	// STDIN (copy.go reads its messages): the message loop ends.
 	closed bool
 
+	// Reused message structs for the per-row and per-statement replies.
+	dataRow     pgproto3.DataRow
+	cmdComplete pgproto3.CommandComplete
+
+	// deadlineSet is whether armIdleTimeout left a read deadline on nc.
+	deadlineSet bool
+
+	// runCtx is the context run hands to the engine, reused from call to
+	// call until a cancel ends it (a context per message cost more than
+	// the point queries it ran); runCancel cancels it.
+	runCtx    context.Context
+	runCancel context.CancelFunc
+
 	mu      sync.Mutex
 	running context.CancelFunc // cancels the statement in progress, or nil
 }
@@ -303,7 +316,10 @@ func errorResponse(e *pgerror.Error) *pgproto3.ErrorResponse {
 // this connection or Shutdown cancels. A panic in f becomes an XX000 error,
 // and a bare context error becomes 57014 (or 57P01 at shutdown).
 func (c *conn) run(f func(ctx context.Context) error) (err error) {
-	ctx, cancel := context.WithCancel(c.ctx)
+	if c.runCtx == nil || c.runCtx.Err() != nil {
+		c.runCtx, c.runCancel = context.WithCancel(c.ctx)
+	}
+	ctx := c.runCtx
 	if c.sess != nil {
 		var d time.Duration
 		c.guard(func() { d = c.sess.StatementTimeout() })
@@ -314,13 +330,12 @@ func (c *conn) run(f func(ctx context.Context) error) (err error) {
 		}
 	}
 	c.mu.Lock()
-	c.running = cancel
+	c.running = c.runCancel
 	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
 		c.running = nil
 		c.mu.Unlock()
-		cancel()
 		if r := recover(); r != nil {
 			c.log.Error("pgwire: panic in engine", "panic", r, "stack", string(debug.Stack()))
 			err = pgerror.New(pgerror.CodeInternalError, "internal error: %v", r)
@@ -330,13 +345,13 @@ func (c *conn) run(f func(ctx context.Context) error) (err error) {
 }
 
 // cancelRunning cancels the statement in progress; it is called by the
-// goroutine serving a CancelRequest.
+// goroutine serving a CancelRequest. It cancels under mu, so that a cancel
+// never reaches a later statement that reuses the context.
 func (c *conn) cancelRunning() {
 	c.mu.Lock()
-	cancel := c.running
-	c.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	defer c.mu.Unlock()
+	if c.running != nil {
+		c.running()
 	}
 }
 

@@ -55,7 +55,7 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 	} else if _, dup := c.portals[m.DestinationPortal]; dup {
 		return pgerror.New(pgerror.CodeDuplicateCursor, "portal \"%s\" already exists", m.DestinationPortal)
 	}
-	p := &portal{}
+	p := &portal{st: st}
 	if st.prep == nil {
 		if len(m.Parameters) > 0 {
 			return pgerror.New(pgerror.CodeProtocolViolation,
@@ -119,6 +119,10 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 				}
 			}
 			return errNoPortal(m.Name)
+		}
+		if p.cols != nil && p.st != nil {
+			c.send(p.st.rowDescription(p.cols, p.fmts))
+			return nil
 		}
 		c.sendRowDescription(p.cols, p.fmts)
 	default:

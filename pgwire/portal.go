@@ -2,8 +2,9 @@ package pgwire
 
 import (
 	"context"
-	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -15,6 +16,21 @@ import (
 type statement struct {
 	sql  string
 	prep Prepared
+
+	// rd caches the RowDescription of the statement's portals for the
+	// result formats rdFmts: clients describe every portal they bind, and
+	// a prepared statement's columns never change.
+	rd     *pgproto3.RowDescription
+	rdFmts []int16
+}
+
+// rowDescription returns the RowDescription of a portal of st with result
+// formats fmts. The caller must not modify it.
+func (st *statement) rowDescription(cols []Column, fmts []int16) *pgproto3.RowDescription {
+	if st.rd == nil || !slices.Equal(st.rdFmts, fmts) {
+		st.rd, st.rdFmts = rowDescription(cols, fmts), slices.Clone(fmts)
+	}
+	return st.rd
 }
 
 // portal is a bound statement held by name. p is nil for the empty
@@ -23,6 +39,7 @@ type portal struct {
 	p    Portal
 	cols []Column
 	fmts []int16
+	st   *statement // the statement bound, for its RowDescription; nil in a simple Query
 
 	// ahead is a row read past MaxRows to learn whether the portal is
 	// exhausted; it is sent first by the next Execute. ahead owns its bytes.
@@ -61,14 +78,14 @@ func (c *conn) execute(ctx context.Context, p *portal, maxRows int) error {
 		// A SELECT portal at its end yields nothing more, as in PostgreSQL;
 		// a command cannot be run twice.
 		if tag := p.p.Tag(); strings.HasPrefix(tag, "SELECT ") {
-			c.send(&pgproto3.CommandComplete{CommandTag: []byte("SELECT 0")})
+			c.sendCommandComplete("SELECT 0")
 			return nil
 		}
 		return pgerror.New("55000", "portal cannot be run")
 	}
 	n := 0
 	if p.hasAhead {
-		c.send(&pgproto3.DataRow{Values: p.ahead})
+		c.sendDataRow(p.ahead)
 		p.hasAhead = false
 		n++
 	}
@@ -87,7 +104,7 @@ func (c *conn) execute(ctx context.Context, p *portal, maxRows int) error {
 			c.send(&pgproto3.PortalSuspended{})
 			return nil
 		}
-		c.send(&pgproto3.DataRow{Values: row})
+		c.sendDataRow(row)
 		n++
 	}
 	p.done = true
@@ -95,10 +112,24 @@ func (c *conn) execute(ctx context.Context, p *portal, maxRows int) error {
 	tag := p.p.Tag()
 	if p.resumed && strings.HasPrefix(tag, "SELECT ") {
 		// PostgreSQL counts only the rows of the final Execute.
-		tag = fmt.Sprintf("SELECT %d", n)
+		tag = "SELECT " + strconv.Itoa(n)
 	}
-	c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+	c.sendCommandComplete(tag)
 	return nil
+}
+
+// sendDataRow sends one DataRow through a message struct the connection
+// reuses (send encodes it at once).
+func (c *conn) sendDataRow(row [][]byte) {
+	c.dataRow.Values = row
+	c.send(&c.dataRow)
+	c.dataRow.Values = nil
+}
+
+// sendCommandComplete sends CommandComplete with tag.
+func (c *conn) sendCommandComplete(tag string) {
+	c.cmdComplete.CommandTag = append(c.cmdComplete.CommandTag[:0], tag...)
+	c.send(&c.cmdComplete)
 }
 
 // copyRow copies row into dst using one allocation for all values.

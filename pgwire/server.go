@@ -12,6 +12,7 @@ import (
 	"math"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/widesql/widesql/pgwire/pgerror"
@@ -41,8 +42,11 @@ type Server struct {
 	base       context.Context
 	cancelBase context.CancelFunc
 
-	mu        sync.Mutex
-	shutdown  bool
+	mu       sync.Mutex
+	shutdown bool
+	// down mirrors shutdown for the per-message check (conn.serve), which
+	// must not contend on mu; it is written under mu.
+	down      atomic.Bool
 	listeners map[net.Listener]struct{}
 	conns     map[uint32]*conn // live, started connections by BackendKeyData pid
 	// roleConns counts the authenticated connections of each role with a
@@ -190,6 +194,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.shutdown = true
+	s.down.Store(true)
 	for ln := range s.listeners {
 		ln.Close()
 	}
@@ -220,11 +225,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 }
 
-func (s *Server) isShutdown() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.shutdown
-}
+func (s *Server) isShutdown() bool { return s.down.Load() }
 
 // track registers an accepted socket; it reports false after Shutdown.
 func (s *Server) track(nc net.Conn) bool {
@@ -329,28 +330,33 @@ const (
 )
 
 // idleTimeout is the bound on the wait for the next message in the
-// session's current state, and the error that ends the connection after it.
-func (c *conn) idleTimeout() (time.Duration, *pgerror.Error) {
+// session's current state, and whether it is the idle-in-transaction one.
+func (c *conn) idleTimeout() (d time.Duration, inTxn bool) {
 	it, ok := c.sess.(IdleTimeouts)
 	if !ok {
-		return 0, nil
+		return 0, false
 	}
-	var inTxn, idle time.Duration
+	var txnBound, idle time.Duration
 	status := byte('I')
 	c.guard(func() {
-		inTxn, idle = it.IdleTimeouts()
+		txnBound, idle = it.IdleTimeouts()
 		status = c.sess.TxnStatus()
 	})
 	if status == 'I' {
-		return idle, pgerror.New(codeIdleSessionTimeout, "terminating connection due to idle-session timeout")
+		return idle, false
 	}
-	return inTxn, pgerror.New(codeIdleInTransactionTimeout, "terminating connection due to idle-in-transaction timeout")
+	return txnBound, true
 }
 
 // armIdleTimeout sets the read deadline before the wait for the next
 // message (conn.serve). After Shutdown it leaves the deadline Shutdown set.
+// With no timeout in force and no deadline set it does nothing: this runs
+// before every message.
 func (c *conn) armIdleTimeout() {
 	d, _ := c.idleTimeout()
+	if d <= 0 && !c.deadlineSet {
+		return
+	}
 	var deadline time.Time
 	if d > 0 {
 		deadline = time.Now().Add(d)
@@ -359,6 +365,7 @@ func (c *conn) armIdleTimeout() {
 	defer c.srv.mu.Unlock()
 	if !c.srv.shutdown {
 		c.nc.SetReadDeadline(deadline)
+		c.deadlineSet = d > 0
 	}
 }
 
@@ -369,9 +376,13 @@ func (c *conn) idleTimedOut(err error) bool {
 	if c.srv.isShutdown() || !errors.As(err, &ne) || !ne.Timeout() {
 		return false
 	}
-	d, e := c.idleTimeout()
+	d, inTxn := c.idleTimeout()
 	if d <= 0 {
 		return false
+	}
+	e := pgerror.New(codeIdleSessionTimeout, "terminating connection due to idle-session timeout")
+	if inTxn {
+		e = pgerror.New(codeIdleInTransactionTimeout, "terminating connection due to idle-in-transaction timeout")
 	}
 	c.log.Info("pgwire: idle timeout", "err", e.Message)
 	c.fatal(e)

@@ -27,7 +27,8 @@ var rewriteFlag = flag.Bool("rewrite", false, "rewrite testdata expectations wit
 //	<blank line>
 //
 // Commands: parse (restored AST, utility, clauses, params or error) and
-// pgtype (the PGType of each column of a CREATE TABLE).
+// pgtype (the PGType of each column of a CREATE TABLE); autoparam
+// (Parameterize's text and constants, or "(unchanged)").
 func TestDataDriven(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*")
 	for _, f := range files {
@@ -67,6 +68,18 @@ func TestDataDriven(t *testing.T) {
 }
 
 func run(cmd, input string) string {
+	if cmd == "autoparam" {
+		pz, ok := Parameterize(input)
+		if !ok {
+			return "(unchanged)"
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s\n", pz.SQL)
+		for i, l := range pz.Literals {
+			fmt.Fprintf(&b, "$%d %c %q\n", i+1, l.Kind, l.Text)
+		}
+		return b.String()
+	}
 	stmts, err := Parse(input)
 	if err != nil {
 		return fmtErr(err)
