@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -51,7 +52,14 @@ type copyLoader struct {
 	scratch []byte
 	all     []int
 
-	seen    map[string]int // rowkeys of this COPY, to their line
+	// Duplicate rowkeys within the COPY: while keys arrive in strictly
+	// increasing order (the usual bulk load) none can repeat, and keys
+	// just lists them; at the first key out of order seen indexes them
+	// all and checks every later key.
+	keys    [][]byte
+	last    []byte
+	seen    map[string]struct{}
+	slab    []types.Datum // rows are carved from it
 	batch   []kv.RowMutation
 	rows    []Row // the rows of batch, for 23505 messages
 	lines   []int // their line numbers
@@ -70,7 +78,7 @@ func newCopyLoader(x *executor, p *planner.CopyFrom, loc *time.Location, autocom
 		return nil, err
 	}
 	l := &copyLoader{x: x, p: p, t: p.Table, f: &p.Format, kvt: kvt, w: &rowWriter{t: p.Table, ts: ts}, loc: loc,
-		autocommit: autocommit, header: p.Format.Header, seen: map[string]int{}, all: allColumns(p.Table)}
+		autocommit: autocommit, header: p.Format.Header, all: allColumns(p.Table)}
 	l.rd = lineReader{f: l.f, table: p.Table.Name}
 	if p.Format.Binary {
 		l.bin = &binaryReader{}
@@ -156,7 +164,7 @@ func (l *copyLoader) line(ctx context.Context, line []byte) error {
 	if len(l.fields) > len(l.p.Targets) {
 		return copyError(pgerror.New(codeBadCopyFormat, "extra data after last expected column"), t.Name, n, "", line, true)
 	}
-	row := make(Row, len(t.Columns))
+	row := l.newRow()
 	// Columns are converted in order, and a missing one is found in turn,
 	// so the first problem of the line is reported, as in PostgreSQL.
 	for j, ci := range l.p.Targets {
@@ -199,16 +207,17 @@ func (l *copyLoader) loadBinary(ctx context.Context, eof bool) error {
 		if len(vals) != len(l.p.Targets) {
 			return copyError(pgerror.New(codeBadCopyFormat, "row field count is %d, expected %d", len(vals), len(l.p.Targets)), t.Name, n, "", nil, false)
 		}
-		row := make(Row, len(t.Columns))
+		row := l.newRow()
 		for j, ci := range l.p.Targets {
 			if vals[j] == nil {
 				continue
 			}
-			d, err := types.DecodeBinary(t.Columns[ci].Type, vals[j])
-			if err == nil {
+			typ := t.Columns[ci].Type
+			d, err := types.DecodeBinary(typ, vals[j])
+			if err == nil && !(d.K == typ.Kind && noTypmod(typ)) {
 				// Binary input skips the text input function's typmod
 				// checks (varchar(n), numeric(p,s)): apply them.
-				d, err = types.AssignCastIn(d, t.Columns[ci].Type, l.loc)
+				d, err = types.AssignCastIn(d, typ, l.loc)
 			}
 			if err != nil {
 				return copyError(err, t.Name, n, t.Columns[ci].Name, nil, false)
@@ -219,6 +228,19 @@ func (l *copyLoader) loadBinary(ctx context.Context, eof bool) error {
 			return err
 		}
 	}
+}
+
+// noTypmod reports whether t is a type whose binary input needs no
+// assignment cast after decoding to its own kind: no length, precision or
+// element checks apply.
+func noTypmod(t types.T) bool {
+	switch t.Kind {
+	case types.Bool, types.Int2, types.Int4, types.Int8, types.Float4, types.Float8, types.Bytea, types.Date, types.UUID:
+		return true
+	case types.Text:
+		return t.Width == 0
+	}
+	return false
 }
 
 // store completes a row (defaults, the hidden row id, key expressions),
@@ -246,10 +268,9 @@ func (l *copyLoader) store(ctx context.Context, row Row, n int, line []byte) err
 	if err != nil {
 		return copyError(err, t.Name, n, "", line, line != nil)
 	}
-	if _, dup := l.seen[string(key)]; dup {
+	if l.duplicate(key) {
 		return copyError(uniqueError(t, row), t.Name, n, "", nil, false)
 	}
-	l.seen[string(key)] = n
 	muts, err := l.w.cells(row, l.all, nil)
 	if err != nil {
 		return copyError(err, t.Name, n, "", line, line != nil)
@@ -265,6 +286,39 @@ func (l *copyLoader) store(ctx context.Context, row Row, n int, line []byte) err
 		return l.flush(ctx)
 	}
 	return nil
+}
+
+// newRow returns a new all-NULL row of the table, carved from a slab.
+func (l *copyLoader) newRow() Row {
+	n := len(l.t.Columns)
+	if len(l.slab) < n {
+		l.slab = make([]types.Datum, 64*n)
+	}
+	row := Row(l.slab[:n:n])
+	l.slab = l.slab[n:]
+	return row
+}
+
+// duplicate reports whether key was loaded before by this COPY, and
+// remembers it.
+func (l *copyLoader) duplicate(key []byte) bool {
+	if l.seen == nil {
+		if l.last == nil || bytes.Compare(l.last, key) < 0 {
+			l.keys = append(l.keys, key)
+			l.last = key
+			return false
+		}
+		l.seen = make(map[string]struct{}, len(l.keys))
+		for _, k := range l.keys {
+			l.seen[string(k)] = struct{}{}
+		}
+		l.keys, l.last = nil, nil
+	}
+	if _, dup := l.seen[string(key)]; dup {
+		return true
+	}
+	l.seen[string(key)] = struct{}{}
+	return false
 }
 
 // matchHeader checks a HEADER MATCH line against the column names.

@@ -103,13 +103,56 @@ func (x *executor) returning(r planner.Returning, rows []Row) ([]Row, error) {
 type rowWriter struct {
 	t  *planner.TableDesc
 	ts kv.Timestamp
+
+	// Keys, values and mutation lists are carved from these slabs, which
+	// grow (doubling, up to a bound) as a statement writes more rows:
+	// a COPY or a multi-row INSERT makes a few allocations per slab, not
+	// several per row. Carved bytes are never written again, since kv may
+	// keep them (a transaction's write buffer), so a slab is only ever
+	// appended to.
+	buf   []byte
+	mbuf  []kv.Mutation
+	quals [][]byte // column qualifiers, built once; shared, never modified
+}
+
+// qual returns column ci's qualifier.
+func (w *rowWriter) qual(ci int) []byte {
+	if w.quals == nil {
+		w.quals = make([][]byte, len(w.t.Columns))
+	}
+	if w.quals[ci] == nil {
+		q := w.t.Columns[ci].Qualifier()
+		w.quals[ci] = q[:len(q):len(q)]
+	}
+	return w.quals[ci]
+}
+
+const (
+	slabMin  = 256
+	slabMax  = 16 << 10
+	mslabMax = 128
+)
+
+// room makes sure buf has at least n bytes (a guess) free for carving.
+func (w *rowWriter) room(n int) {
+	if cap(w.buf)-len(w.buf) >= n {
+		return
+	}
+	w.buf = make([]byte, 0, max(min(2*cap(w.buf), slabMax), slabMin, n))
+}
+
+// carve returns buf[start:] as a slice of its own capacity, so an append
+// to it never writes into the slab.
+func (w *rowWriter) carve(start int) []byte {
+	return w.buf[start:len(w.buf):len(w.buf)]
 }
 
 // key encodes a row's rowkey; a NULL key column is 23502. Key-expression
 // columns are computed from the row first (and stored in it, so RETURNING
 // and moves see them).
 func (w *rowWriter) key(row Row) ([]byte, error) {
-	var key []byte
+	w.room(64)
+	start := len(w.buf)
 	for _, kc := range w.t.Key {
 		c := &w.t.Columns[kc.Col]
 		if e := w.t.KeyExpr(kc.Col); e != nil {
@@ -122,8 +165,9 @@ func (w *rowWriter) key(row Row) ([]byte, error) {
 		if row[kc.Col].IsNull() {
 			return nil, notNullError(w.t, c)
 		}
-		key = keyenc.AppendKey(key, row[kc.Col], c.Type, kc.Desc)
+		w.buf = keyenc.AppendKey(w.buf, row[kc.Col], c.Type, kc.Desc)
 	}
+	key := w.carve(start)
 	if len(key) > kv.MaxKeySize {
 		return nil, pgerror.New("54000", "rowkey of %d bytes exceeds the maximum of %d", len(key), kv.MaxKeySize)
 	}
@@ -143,6 +187,17 @@ func notNullError(t *planner.TableDesc, c *planner.ColumnDesc) error {
 // cells returns the mutations writing the given columns of row: a set
 // for a value, a delete for a NULL, and the row marker.
 func (w *rowWriter) cells(row Row, cols []int, muts []kv.Mutation) ([]kv.Mutation, error) {
+	if muts == nil {
+		// At most the marker and one mutation per column: carve that
+		// much from mbuf, and give back what is unused.
+		need := 1 + len(cols)
+		if cap(w.mbuf)-len(w.mbuf) < need {
+			w.mbuf = make([]kv.Mutation, 0, max(min(2*cap(w.mbuf), mslabMax), need))
+		}
+		n := len(w.mbuf)
+		defer func() { w.mbuf = w.mbuf[:n+len(muts)] }()
+		muts = w.mbuf[n : n : n+need]
+	}
 	muts = append(muts, kv.Mutation{Kind: kv.SetCell, Family: w.t.MarkerFamily, Qualifier: planner.MarkerQualifier, Timestamp: w.ts})
 	for _, ci := range cols {
 		c := &w.t.Columns[ci]
@@ -154,11 +209,14 @@ func (w *rowWriter) cells(row Row, cols []int, muts []kv.Mutation) ([]kv.Mutatio
 			if c.NotNull {
 				return nil, notNullError(w.t, c)
 			}
-			muts = append(muts, kv.Mutation{Kind: kv.DeleteCells, Family: c.Family, Qualifier: c.Qualifier()})
+			muts = append(muts, kv.Mutation{Kind: kv.DeleteCells, Family: c.Family, Qualifier: w.qual(ci)})
 			continue
 		}
-		muts = append(muts, kv.Mutation{Kind: kv.SetCell, Family: c.Family, Qualifier: c.Qualifier(),
-			Timestamp: w.ts, Value: keyenc.AppendValue(nil, d, c.Type)})
+		w.room(16)
+		start := len(w.buf)
+		w.buf = keyenc.AppendValue(w.buf, d, c.Type)
+		muts = append(muts, kv.Mutation{Kind: kv.SetCell, Family: c.Family, Qualifier: w.qual(ci),
+			Timestamp: w.ts, Value: w.carve(start)})
 	}
 	return muts, nil
 }

@@ -2,7 +2,10 @@ package lsm
 
 import (
 	"context"
+	"slices"
+	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/widesql/widesql/kv"
 )
@@ -32,7 +35,7 @@ func (h *Table) Apply(ctx context.Context, batch []kv.RowMutation) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	needRead := false
+	needRead, needGC := false, false
 	size := 0
 	for i := range batch {
 		rm := &batch[i]
@@ -42,12 +45,38 @@ func (h *Table) Apply(ctx context.Context, batch []kv.RowMutation) error {
 		needRead = needRead || rm.Require != kv.NoPrecondition
 		for j := range rm.Mutations {
 			m := &rm.Mutations[j]
-			needRead = needRead || (m.Kind == kv.DeleteCells && m.Start > 0)
+			needGC = needGC || (m.Kind == kv.DeleteCells && m.Start > 0)
 			size += entrySize(rm.Key, m)
 		}
 	}
+	needRead = needRead || needGC
 	if err := s.waitForMemory(t); err != nil {
 		return err
+	}
+
+	// Unless prepare may add GC tombstones, the WAL record and the
+	// memtable entries are built here, before commitMu, with sequence
+	// numbers patched in under it: the commit mutex then covers only the
+	// precondition checks, the WAL write and the memtable inserts, and
+	// concurrent committers (COPYs on several connections, many small
+	// transactions) build their batches in parallel.
+	wb := walBatch{tableID: t.id, rows: make([]walRow, len(batch))}
+	sc := getApplyScratch()
+	defer putApplyScratch(sc)
+	var body, arena []byte
+	var es []entry
+	pre := !needGC
+	if pre {
+		for i := range batch {
+			wb.rows[i] = walRow{key: batch[i].Key, muts: batch[i].Mutations}
+		}
+		body = wb.encodeBody(sc.body[:0])
+		arena = slices.Grow(sc.arena[:0], size)
+		es = slices.Grow(sc.es[:0], wb.count())
+		for i := range wb.rows {
+			es, _ = appendEntries(es, &arena, &wb.rows[i], 0)
+		}
+		sc.body, sc.arena, sc.es = body, arena, es
 	}
 
 	s.commitMu.Lock()
@@ -59,48 +88,66 @@ func (h *Table) Apply(ctx context.Context, batch []kv.RowMutation) error {
 		s.commitMu.Unlock()
 		return err
 	}
-	wb := walBatch{tableID: t.id, firstSeq: s.lastSeq.Load() + 1, rows: make([]walRow, len(batch))}
+	wb.firstSeq = s.lastSeq.Load() + 1
 	if needRead {
 		if err := s.prepare(t, regions, batch, wb.rows); err != nil {
 			s.commitMu.Unlock()
 			return err
 		}
+	}
+	n := wb.count()
+	var rec []byte
+	if pre {
+		// prepare added nothing (it only adds GC tombstones): patch the
+		// sequence numbers into the record and the entries.
+		rec = wb.finishBody(body)
+		for k := range es {
+			setSeq(es[k].key, wb.firstSeq+uint64(k))
+		}
+	} else {
 		size = 0 // prepare may add tombstones: size what it wrote
 		for i := range wb.rows {
 			for j := range wb.rows[i].muts {
 				size += entrySize(wb.rows[i].key, &wb.rows[i].muts[j])
 			}
 		}
-	} else {
-		for i := range batch {
-			wb.rows[i] = walRow{key: batch[i].Key, muts: batch[i].Mutations}
+		rec = wb.finishBody(wb.encodeBody(sc.body[:0]))
+		arena = slices.Grow(sc.arena[:0], size)
+		es = slices.Grow(sc.es[:0], n)
+		seq := wb.firstSeq
+		for i := range wb.rows {
+			es, seq = appendEntries(es, &arena, &wb.rows[i], seq)
 		}
+		sc.body, sc.arena, sc.es = rec, arena, es
 	}
-	n := wb.count()
 	s.lastSeq.Add(uint64(n))
-	rec := wb.encode(make([]byte, 0, size+16))
 	wait := s.wal.AppendAsync(rec)
 	seg := s.walSeg.Load()
 
 	// Memtables only change under commitMu, which we hold; mu guards the
-	// state pointers.
-	rs := make([]*region, len(wb.rows))
-	mems := make([]*memtable, len(wb.rows))
+	// state pointers. Consecutive rows of one region go to its memtable in
+	// one add (one lock of the tree).
+	var touched []regionWrites // few: a batch mostly hits one region
 	s.mu.Lock()
+	var mems []*memtable
+	var runs []int // rows [runs[k], runs[k+1]) go to mems[k]
 	for i := range wb.rows {
-		rs[i] = regions[regionFor(regions, wb.rows[i].key)]
-		mems[i] = rs[i].state.mem
+		r := regions[regionFor(regions, wb.rows[i].key)]
+		if len(mems) == 0 || r.state.mem != mems[len(mems)-1] {
+			mems = append(mems, r.state.mem)
+			runs = append(runs, i)
+		}
+		touched = countWrite(touched, r)
 	}
 	s.mu.Unlock()
-	arena := make([]byte, 0, size)
-	es := make([]entry, 0, n)
-	seq := wb.firstSeq
-	var touched []regionWrites // few: a batch mostly hits one region
-	for i := range wb.rows {
-		start := len(es)
-		es, seq = appendEntries(es, &arena, &wb.rows[i], seq)
-		s.memBytes.Add(mems[i].add(es[start:], seq-1, seg))
-		touched = countWrite(touched, rs[i])
+	runs = append(runs, len(wb.rows))
+	e := 0
+	for k, m := range mems {
+		start := e
+		for i := runs[k]; i < runs[k+1]; i++ {
+			e += len(wb.rows[i].muts)
+		}
+		s.memBytes.Add(m.add(es[start:e], wb.firstSeq+uint64(e)-1, seg))
 	}
 	s.commitMu.Unlock()
 
@@ -127,6 +174,31 @@ func (h *Table) Apply(ctx context.Context, batch []kv.RowMutation) error {
 		s.kick()
 	}
 	return nil
+}
+
+// applyScratch holds an Apply's WAL record, entries and their arena: the
+// WAL writer copies the record and the memtable copies the entries, so
+// they are free again once Apply released commitMu, and the next Apply
+// reuses them instead of allocating (and zeroing) them anew.
+type applyScratch struct {
+	body, arena []byte
+	es          []entry
+}
+
+var applyScratchPool = sync.Pool{New: func() any { return new(applyScratch) }}
+
+// applyScratchMax bounds the buffers kept for reuse: a rare huge batch
+// (a COPY's 64 MiB) does not stay pinned.
+const applyScratchMax = 4 << 20
+
+func getApplyScratch() *applyScratch { return applyScratchPool.Get().(*applyScratch) }
+
+func putApplyScratch(sc *applyScratch) {
+	if cap(sc.body) > applyScratchMax || cap(sc.arena) > applyScratchMax || cap(sc.es)*int(unsafe.Sizeof(entry{})) > applyScratchMax {
+		return
+	}
+	clear(sc.es) // drop the references into the arena
+	applyScratchPool.Put(sc)
 }
 
 type regionWrites struct {

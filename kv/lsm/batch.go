@@ -51,11 +51,36 @@ func appendBytes(dst, b []byte) []byte {
 	return append(dst, b...)
 }
 
-func (b *walBatch) encode(dst []byte) []byte {
+// maxBatchHeader bounds the record's header: version, tableID, firstSeq
+// and nrows.
+const maxBatchHeader = 1 + 3*binary.MaxVarintLen64
+
+// encodeBody appends maxBatchHeader bytes of room for the header and then
+// the rows of b; finishBody completes it. The rows can so be encoded
+// before firstSeq is known.
+func (b *walBatch) encodeBody(dst []byte) []byte {
+	var room [maxBatchHeader]byte
+	return b.appendRows(append(dst, room[:]...))
+}
+
+// finishBody writes b's header in front of the rows of body (from
+// encodeBody) and returns the record, which aliases body.
+func (b *walBatch) finishBody(body []byte) []byte {
+	var h [maxBatchHeader]byte
+	hdr := b.appendHeader(h[:0])
+	start := maxBatchHeader - len(hdr)
+	copy(body[start:], hdr)
+	return body[start:]
+}
+
+func (b *walBatch) appendHeader(dst []byte) []byte {
 	dst = append(dst, batchVersion)
 	dst = binary.AppendUvarint(dst, b.tableID)
 	dst = binary.AppendUvarint(dst, b.firstSeq)
-	dst = binary.AppendUvarint(dst, uint64(len(b.rows)))
+	return binary.AppendUvarint(dst, uint64(len(b.rows)))
+}
+
+func (b *walBatch) appendRows(dst []byte) []byte {
 	for i := range b.rows {
 		r := &b.rows[i]
 		dst = appendBytes(dst, r.key)
@@ -63,7 +88,8 @@ func (b *walBatch) encode(dst []byte) []byte {
 		for j := range r.muts {
 			m := &r.muts[j]
 			dst = append(dst, byte(m.Kind))
-			dst = appendBytes(dst, []byte(m.Family))
+			dst = binary.AppendUvarint(dst, uint64(len(m.Family)))
+			dst = append(dst, m.Family...)
 			dst = appendBytes(dst, m.Qualifier)
 			dst = appendBytes(dst, m.Value)
 			dst = binary.AppendUvarint(dst, uint64(m.Timestamp))
@@ -187,10 +213,20 @@ func escLen[T []byte | string](b T) int {
 	return n
 }
 
+// setSeq overwrites the sequence number in the trailer of internal key k
+// (ikey: ... BE64 ^ts, BE64 ^seq, kind), for entries built before their
+// batch's sequence numbers were reserved.
+func setSeq(k []byte, seq uint64) {
+	binary.BigEndian.PutUint64(k[len(k)-1-8:], ^seq)
+}
+
 // appendEntries appends the memtable entries of row r with sequence numbers
 // from seq, carving keys and values out of *arena, and returns the next
 // sequence number.
 func appendEntries(es []entry, arena *[]byte, r *walRow, seq uint64) ([]entry, uint64) {
+	// Every key of the row starts with its escaped rowkey: escape it once
+	// into the arena and copy it for the others.
+	var row []byte
 	for i := range r.muts {
 		m := &r.muts[i]
 		a := *arena
@@ -207,7 +243,15 @@ func appendEntries(es []entry, arena *[]byte, r *walRow, seq uint64) ([]entry, u
 		case kv.DeleteRow:
 			kind, fam, qual = ikey.KindDeleteRow, "", nil
 		}
-		a = ikey.Append(a, r.key, fam, qual, ts, seq, kind)
+		if row == nil {
+			a = ikey.RowPrefix(a, r.key)
+			row = a[start:len(a):len(a)]
+		} else {
+			a = append(a, row...)
+		}
+		a = ikey.AppendEscaped(a, []byte(fam))
+		a = ikey.AppendEscaped(a, qual)
+		a = ikey.AppendTrailer(a, ts, seq, kind)
 		keyEnd := len(a)
 		switch m.Kind {
 		case kv.SetCell:

@@ -35,7 +35,18 @@ func (s *Store) prepare(t *table, regions []*region, batch []kv.RowMutation, row
 	snap := s.lastSeq.Load()
 	fs := t.families()
 	now := int64(kv.Now())
-	sims := map[string][]simCell{}
+	// A batch in strictly increasing key order (a COPY, a multi-row
+	// INSERT of ascending keys, any single row) has no earlier row of the
+	// same key to simulate: it skips the sims and earlier maps entirely.
+	sorted := true
+	for i := 1; i < len(batch) && sorted; i++ {
+		sorted = bytes.Compare(batch[i-1].Key, batch[i].Key) < 0
+	}
+	var sims map[string][]simCell
+	if !sorted {
+		sims = map[string][]simCell{}
+	}
+	abs := absence{s: s, regions: regions}
 	// earlier indexes the batch's rows before the current one by key,
 	// built only as far as a row needing simulation asks (plain puts never
 	// pay for it): a key not yet in sims has only unsimulated rows before
@@ -51,19 +62,23 @@ func (s *Store) prepare(t *table, regions []*region, batch []kv.RowMutation, row
 			continue
 		}
 		if !ok {
-			var err error
-			if cells, err = s.readRowCells(t, regions, rm.Key, snap); err != nil {
-				return err
+			if !abs.absent(batch, i, sorted) {
+				var err error
+				if cells, err = s.readRowCells(t, regions, rm.Key, snap); err != nil {
+					return err
+				}
 			}
-			if earlier == nil {
-				earlier = map[string][]int{}
-			}
-			for ; indexed < i; indexed++ {
-				k := string(batch[indexed].Key)
-				earlier[k] = append(earlier[k], indexed)
-			}
-			for _, j := range earlier[string(rm.Key)] {
-				cells = simulate(cells, rows[j].muts)
+			if !sorted {
+				if earlier == nil {
+					earlier = map[string][]int{}
+				}
+				for ; indexed < i; indexed++ {
+					k := string(batch[indexed].Key)
+					earlier[k] = append(earlier[k], indexed)
+				}
+				for _, j := range earlier[string(rm.Key)] {
+					cells = simulate(cells, rows[j].muts)
+				}
 			}
 		}
 		if rm.Require != kv.NoPrecondition {
@@ -98,9 +113,117 @@ func (s *Store) prepare(t *table, regions []*region, batch []kv.RowMutation, row
 		if len(gc) > 0 {
 			rows[i].muts = append(gc, rm.Mutations...)
 		}
-		sims[string(rm.Key)] = simulate(cells, rows[i].muts)
+		if !sorted {
+			sims[string(rm.Key)] = simulate(cells, rows[i].muts)
+		}
 	}
 	return nil
+}
+
+// absence answers, exactly and without reading a block, "does any
+// memtable or file of the store hold an entry of this row?" for rows that
+// have none: a precondition or GC read of such a row would find no cell,
+// so prepare skips readRowCells for it. A row of a fresh key range (a bulk
+// load, new ids) is the common case and its read the write path's main
+// cost. The answer "maybe" sends the row to readRowCells.
+//
+// A row has no entry when no memtable holds a key with its row prefix (a
+// btree seek) and every file either does not span the row prefix or its
+// bloom filter rules the row out (a bloom filter has no false negatives).
+// For a sorted batch, the rows of one region are first checked as one key
+// range: when no source overlaps it, all of them are absent at the cost of
+// one seek per memtable and two compares per file.
+//
+// It runs with commitMu held, so no memtable changes meanwhile; a flush or
+// compaction may replace a region's state, but not the set of entries it
+// holds (compaction only drops entries that are invisible anyway, which
+// can only turn "maybe" into a needless read). The state is taken under
+// mu; file bounds and bloom filters are in memory, so no file is read and
+// none needs a reference.
+type absence struct {
+	s       *Store
+	regions []*region
+
+	ri     int          // region of the current group; -1 before the first
+	st     *regionState // its state
+	hi     int          // the group is rows [.., hi) of the batch
+	clean  bool         // no source overlaps the group's key range
+	prefix []byte       // scratch
+}
+
+// absent reports whether batch[i]'s row surely has no entry. sorted says
+// the batch's keys strictly increase.
+func (a *absence) absent(batch []kv.RowMutation, i int, sorted bool) bool {
+	key := batch[i].Key
+	ri := regionFor(a.regions, key)
+	if a.st == nil || ri != a.ri || i >= a.hi {
+		a.ri, a.hi, a.clean = ri, i+1, false
+		a.s.mu.Lock()
+		a.st = a.regions[ri].state
+		a.s.mu.Unlock()
+		if sorted {
+			// The group: the following rows of the same region.
+			r := a.regions[ri]
+			for a.hi < len(batch) && r.contains(batch[a.hi].Key) {
+				a.hi++
+			}
+			if a.hi-i > 1 {
+				lo := ikey.RowPrefix(nil, key)
+				a.prefix = ikey.RowPrefix(a.prefix[:0], batch[a.hi-1].Key)
+				a.clean = !a.st.overlaps(lo, a.prefix)
+			}
+		}
+	}
+	if a.clean {
+		return true
+	}
+	a.prefix = ikey.RowPrefix(a.prefix[:0], key)
+	return !a.st.mayHoldRow(a.prefix)
+}
+
+// overlaps reports whether a memtable or file of st may hold a key of a
+// row whose prefix is in [lo, hi] (row prefixes, lo <= hi).
+func (st *regionState) overlaps(lo, hi []byte) bool {
+	for _, m := range st.mems() {
+		if k := m.firstAtOrAfter(lo); k != nil && bytes.Compare(ikey.RowPrefixOf(k), hi) <= 0 {
+			return true
+		}
+	}
+	for _, ff := range st.files {
+		for _, f := range ff {
+			if bytes.Compare(f.largest, lo) >= 0 && bytes.Compare(ikey.RowPrefixOf(f.smallest), hi) <= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mayHoldRow reports whether a memtable or file of st may hold an entry of
+// the row with prefix p; false is definite.
+func (st *regionState) mayHoldRow(p []byte) bool {
+	for _, m := range st.mems() {
+		if k := m.firstAtOrAfter(p); k != nil && bytes.HasPrefix(k, p) {
+			return true
+		}
+	}
+	for _, ff := range st.files {
+		for _, f := range ff {
+			if bytes.Compare(f.largest, p) >= 0 && bytes.Compare(ikey.RowPrefixOf(f.smallest), p) <= 0 &&
+				f.reader.MayContain(p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mems returns the region's memtables, the mutable one first.
+func (st *regionState) mems() []*memtable {
+	if len(st.imms) == 0 {
+		return []*memtable{st.mem}
+	}
+	return append([]*memtable{st.mem}, st.imms...)
 }
 
 // hasLiveCell reports whether cells (a row as prepare simulates it) hold a

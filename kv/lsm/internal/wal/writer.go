@@ -150,7 +150,7 @@ func (w *Writer) waitSynced(seq uint64) error {
 			w.mu.Lock()
 			target, f := w.written, w.f
 			w.mu.Unlock()
-			err := f.Sync()
+			err := syncData(f)
 			w.mu.Lock()
 			w.syncing = false
 			if err != nil {

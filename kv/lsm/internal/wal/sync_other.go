@@ -1,0 +1,8 @@
+//go:build !linux
+
+package wal
+
+import "github.com/widesql/widesql/kv/lsm/internal/vfs"
+
+// syncData makes the records written to f durable (see sync_linux.go).
+func syncData(f vfs.File) error { return f.Sync() }
