@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"runtime"
 	"sort"
 
 	"github.com/widesql/widesql/kv"
@@ -32,7 +33,15 @@ type scanOp struct {
 	wt    []int
 	keyWT []int
 	asOf  *asOfRead // AS OF TIMESTAMP (scan_asof.go); nil for the latest versions
-	err   error     // an error of newScanOp, returned by Next
+	// late, when non-nil, lets the filter run before the row is fully
+	// decoded (late materialisation): late.early[id] marks the column ids
+	// whose cells the filter reads (id 0: the row marker, for write-time
+	// slots of key columns), late.key whether it reads a key column. A
+	// row the filter rejects never has its other columns decoded, so a
+	// selective filter over a wide row skips most of the decoding and
+	// every allocation of the columns it does not read.
+	late  *lateFilter
+	err   error // an error of newScanOp, returned by Next
 	stats *nodeStats
 	empty bool
 }
@@ -98,8 +107,106 @@ func newScanOp(p *planner.Scan, t kv.Table, rs kv.RowSet, env *evalEnv) *scanOp 
 			return o
 		}
 	}
+	if p.Filter != nil && o.asOf == nil {
+		o.late = newLateFilter(p)
+	}
 	o.it = t.Read(context.Background(), rs, opts)
+	// A full scan without a limit reads on two cores. Not inside a
+	// transaction block: its overlay merges the session's own writes,
+	// which the statement may change while the scan runs.
+	inTx := env != nil && env.sess != nil && env.sess.tx.tx != nil
+	if p.Access.Kind == planner.FullScan && p.LimitHint == 0 && !inTx && runtime.GOMAXPROCS(0) > 1 {
+		o.it = newPrefetchIter(o.it)
+	}
 	return o
+}
+
+// lateFilter is the plan of a scan's late materialisation (scanOp.late).
+type lateFilter struct {
+	early []bool // by column id
+	key   bool
+}
+
+// newLateFilter returns the late-materialisation plan of p's filter, or
+// nil when the filter may read a slot no walk can see (a subquery's outer
+// references, an array expansion): then every row is decoded first.
+func newLateFilter(p *planner.Scan) *lateFilter {
+	t := p.Table
+	cols := make([]bool, len(t.Columns))
+	if !filterCols(p.Filter, cols) {
+		return nil
+	}
+	l := &lateFilter{early: make([]bool, t.NextColumnID)}
+	for ci, used := range cols {
+		if !used {
+			continue
+		}
+		src := ci
+		if s, ok := planner.WriteTimeSource(t, ci); ok {
+			src = s
+		}
+		c := &t.Columns[src]
+		switch {
+		case src != ci && c.IsKey():
+			l.early[0] = true // the marker's timestamp
+		case c.IsKey():
+			l.key = true
+		case int(c.ID) < len(l.early):
+			l.early[c.ID] = true
+		}
+	}
+	return l
+}
+
+// filterCols marks in cols the column slots e reads. It reports false for
+// an expression it cannot see through: only the node types below are
+// known to read nothing but their operands and their ColRefs.
+func filterCols(e planner.Expr, cols []bool) bool {
+	switch e := e.(type) {
+	case *planner.ColRef:
+		if e.Idx < 0 || e.Idx >= len(cols) {
+			return false
+		}
+		cols[e.Idx] = true
+		return true
+	case *planner.Const, *planner.Param:
+		return true
+	case *planner.BinOp:
+		return filterCols(e.L, cols) && filterCols(e.R, cols)
+	case *planner.UnaryOp:
+		return filterCols(e.E, cols)
+	case *planner.IsNull:
+		return filterCols(e.E, cols)
+	case *planner.Cast:
+		return filterCols(e.E, cols)
+	case *planner.Like:
+		return filterCols(e.E, cols) && filterCols(e.Pattern, cols)
+	case *planner.InList:
+		for _, x := range e.List {
+			if !filterCols(x, cols) {
+				return false
+			}
+		}
+		return filterCols(e.E, cols)
+	case *planner.Case:
+		if e.Operand != nil && !filterCols(e.Operand, cols) {
+			return false
+		}
+		for _, w := range e.Whens {
+			if !filterCols(w.Cond, cols) || !filterCols(w.Result, cols) {
+				return false
+			}
+		}
+		return e.Else == nil || filterCols(e.Else, cols)
+	case *planner.Func:
+		for _, a := range e.Args {
+			if !filterCols(a, cols) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // scanStatsKey keys a scan's kv figures apart from its row count.
@@ -117,6 +224,16 @@ func (o *scanOp) Next(ctx context.Context) (Row, error) {
 			if err := ctx.Err(); err != nil {
 				return nil, pgerror.New(pgerror.CodeQueryCanceled, "canceling statement due to user request")
 			}
+		}
+		if o.late != nil {
+			ok, err := o.decodeLate(o.it.Row())
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+			return o.row, nil
 		}
 		if ok, err := o.decode(o.it.Row()); err != nil || !ok {
 			if err != nil {
@@ -163,6 +280,51 @@ func (o *scanOp) decode(r kv.Row) (ok bool, err error) {
 		}
 	}
 	return true, nil
+}
+
+// decodeLate is decode and the filter with late materialisation: it
+// decodes the columns the filter reads, runs it, and decodes the rest only
+// when the row passes. ok reports that it did.
+func (o *scanOp) decodeLate(r kv.Row) (ok bool, err error) {
+	t := o.p.Table
+	for i := range o.row {
+		o.row[i] = types.Null
+	}
+	l := o.late
+	if l.key {
+		if err := decodeKeyInto(t, r.Key, o.row); err != nil {
+			return false, err
+		}
+	}
+	for i := range r.Cells {
+		if o.early(&r.Cells[i]) {
+			if err := o.cell(&r.Cells[i]); err != nil {
+				return false, err
+			}
+		}
+	}
+	if ok, err := evalBool(o.p.Filter, o.row, o.env); err != nil || !ok {
+		return false, err
+	}
+	if !l.key {
+		if err := decodeKeyInto(t, r.Key, o.row); err != nil {
+			return false, err
+		}
+	}
+	for i := range r.Cells {
+		if !o.early(&r.Cells[i]) {
+			if err := o.cell(&r.Cells[i]); err != nil {
+				return false, err
+			}
+		}
+	}
+	return true, nil
+}
+
+// early reports whether c is a cell of a column the filter reads.
+func (o *scanOp) early(c *kv.Cell) bool {
+	id, n := binary.Uvarint(c.Qualifier)
+	return n > 0 && id < uint64(len(o.late.early)) && o.late.early[id]
 }
 
 // decodeKeyInto decodes rowkey into the key columns' slots of row.
@@ -356,4 +518,160 @@ func encodeRange(t *planner.TableDesc, sp *planner.Span, prefix []byte, row Row,
 		return r, false, nil
 	}
 	return r, true, nil
+}
+
+// prefetchIter runs a kv.RowIterator on its own goroutine, copying its
+// rows into batches that the consumer reads in order: a long scan then
+// uses two cores, one assembling rows in the store and one decoding,
+// filtering and aggregating them above. Rows, order, snapshot and errors
+// are those of the wrapped iterator (its snapshot was taken by Read,
+// before the goroutine starts). A batch is recycled only after the
+// consumer has moved past its last row, so a Row stays valid until the
+// next Next, as kv.RowIterator requires.
+type prefetchIter struct {
+	full  chan *rowBatch
+	free  chan *rowBatch
+	stop  chan struct{}
+	done  chan struct{}
+	cur   *rowBatch
+	i     int
+	row   kv.Row
+	err   error
+	stats kv.ReadStats
+	end   bool
+}
+
+// rowBatch is a run of copied rows. Keys, qualifiers and values live in
+// arena, whose capacity is fixed while the batch fills, so the slices
+// into it stay valid.
+type rowBatch struct {
+	rows  []kv.Row
+	cells []kv.Cell
+	arena []byte
+	last  bool // the iterator ended after these rows
+	err   error
+	stats kv.ReadStats
+}
+
+const (
+	prefetchRows  = 256
+	prefetchArena = 64 << 10
+	prefetchDepth = 3 // batches in flight
+)
+
+func newPrefetchIter(it kv.RowIterator) *prefetchIter {
+	p := &prefetchIter{
+		full: make(chan *rowBatch, prefetchDepth),
+		free: make(chan *rowBatch, prefetchDepth),
+		stop: make(chan struct{}),
+		done: make(chan struct{}),
+	}
+	for range prefetchDepth {
+		p.free <- &rowBatch{arena: make([]byte, 0, prefetchArena)}
+	}
+	go p.run(it)
+	return p
+}
+
+// run is the producer: it owns it until it returns.
+func (p *prefetchIter) run(it kv.RowIterator) {
+	defer close(p.done)
+	defer it.Close()
+	for {
+		var b *rowBatch
+		select {
+		case b = <-p.free:
+		case <-p.stop:
+			return
+		}
+		b.rows, b.cells, b.arena = b.rows[:0], b.cells[:0], b.arena[:0]
+		b.last, b.err = false, nil
+		for len(b.rows) < prefetchRows {
+			if !it.Next() {
+				b.last, b.err = true, it.Err()
+				break
+			}
+			b.add(it.Row())
+			if len(b.arena) > cap(b.arena)/2 {
+				break // keep batches about the arena's size
+			}
+		}
+		b.stats = it.Stats()
+		select {
+		case p.full <- b:
+		case <-p.stop:
+			return
+		}
+		if b.last {
+			return
+		}
+	}
+}
+
+// add copies r into b. A row that does not fit gets a new arena: the
+// rows already in the batch keep the old one alive.
+func (b *rowBatch) add(r kv.Row) {
+	n := len(r.Key)
+	for i := range r.Cells {
+		n += len(r.Cells[i].Qualifier) + len(r.Cells[i].Value)
+	}
+	if len(b.arena)+n > cap(b.arena) {
+		b.arena = make([]byte, 0, max(prefetchArena, n))
+	}
+	copyBytes := func(s []byte) []byte {
+		if s == nil {
+			return nil
+		}
+		off := len(b.arena)
+		b.arena = append(b.arena, s...)
+		return b.arena[off:len(b.arena):len(b.arena)]
+	}
+	start := len(b.cells)
+	key := copyBytes(r.Key)
+	for i := range r.Cells {
+		c := r.Cells[i]
+		c.Qualifier, c.Value = copyBytes(c.Qualifier), copyBytes(c.Value)
+		b.cells = append(b.cells, c)
+	}
+	b.rows = append(b.rows, kv.Row{Key: key, Cells: b.cells[start:len(b.cells):len(b.cells)]})
+}
+
+func (p *prefetchIter) Next() bool {
+	for {
+		if p.cur != nil && p.i < len(p.cur.rows) {
+			p.row = p.cur.rows[p.i]
+			p.i++
+			return true
+		}
+		p.row = kv.Row{}
+		if p.end {
+			return false
+		}
+		if p.cur != nil {
+			p.free <- p.cur // never blocks: at most prefetchDepth batches exist
+			p.cur = nil
+		}
+		b := <-p.full
+		p.cur, p.i, p.stats = b, 0, b.stats
+		if b.last {
+			p.end, p.err = true, b.err
+		}
+	}
+}
+
+func (p *prefetchIter) Row() kv.Row         { return p.row }
+func (p *prefetchIter) Err() error          { return p.err }
+func (p *prefetchIter) Stats() kv.ReadStats { return p.stats }
+
+// Close stops the producer, waits for it (it closes the wrapped
+// iterator) and is safe to call more than once.
+func (p *prefetchIter) Close() error {
+	select {
+	case <-p.stop:
+	default:
+		close(p.stop)
+	}
+	<-p.done
+	p.row, p.cur = kv.Row{}, nil
+	return nil
 }

@@ -2,7 +2,10 @@ package lsm
 
 import (
 	"bytes"
-	"container/heap"
+	"slices"
+	"sort"
+
+	"github.com/widesql/widesql/kv/lsm/internal/sstable"
 )
 
 // internalIter is the one iterator contract of the engine's sources of
@@ -25,42 +28,64 @@ type internalIter interface {
 // mergingIter merges children in key order. Equal keys from different
 // children (a DeleteRow tombstone copied into several family files) are all
 // returned; consumers treat duplicates idempotently.
+//
+// The heap is hand-written over cached keys: a scan calls Next once per
+// cell, and container/heap's interface calls (Less calling Key on two
+// children through two interfaces) were a visible share of a full scan.
+// A child's cached key stays valid until that child moves, and only the
+// top moves between sifts.
 type mergingIter struct {
 	children []internalIter
-	h        iterHeap
+	h        []heapItem
 	err      error
 	mems     []memIter // the memtable children, when built by initIter
+	runs     []runIter // the file runs of a scan, when built by initIter
+}
+
+type heapItem struct {
+	it  internalIter
+	key []byte
 }
 
 var _ internalIter = (*mergingIter)(nil)
 
-type iterHeap []internalIter
-
-func (h iterHeap) Len() int           { return len(h) }
-func (h iterHeap) Less(i, j int) bool { return bytes.Compare(h[i].Key(), h[j].Key()) < 0 }
-func (h iterHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *iterHeap) Push(x any)        { *h = append(*h, x.(internalIter)) }
-func (h *iterHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
 func newMergingIter(children []internalIter) *mergingIter {
-	return &mergingIter{children: children, h: make(iterHeap, 0, len(children))}
+	return &mergingIter{children: children, h: make([]heapItem, 0, len(children))}
 }
 
 func (m *mergingIter) init() {
 	m.h = m.h[:0]
 	for _, c := range m.children {
 		if c.Valid() {
-			m.h = append(m.h, c)
+			m.h = append(m.h, heapItem{it: c, key: c.Key()})
 		} else if err := c.Err(); err != nil && m.err == nil {
 			m.err = err
 		}
 	}
-	heap.Init(&m.h)
+	for i := len(m.h)/2 - 1; i >= 0; i-- {
+		m.down(i)
+	}
+}
+
+// down restores the heap order below i after h[i]'s key grew.
+func (m *mergingIter) down(i int) {
+	h := m.h
+	n := len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		j := l
+		if r := l + 1; r < n && bytes.Compare(h[r].key, h[l].key) < 0 {
+			j = r
+		}
+		if bytes.Compare(h[j].key, h[i].key) >= 0 {
+			return
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
 }
 
 func (m *mergingIter) SeekGE(k []byte) {
@@ -81,18 +106,19 @@ func (m *mergingIter) First() {
 func (m *mergingIter) SeekLT(k []byte) {
 	m.h = m.h[:0]
 	var best internalIter
+	var bestKey []byte
 	for _, c := range m.children {
 		c.SeekLT(k)
 		if c.Valid() {
-			if best == nil || bytes.Compare(c.Key(), best.Key()) > 0 {
-				best = c
+			if ck := c.Key(); best == nil || bytes.Compare(ck, bestKey) > 0 {
+				best, bestKey = c, ck
 			}
 		} else if err := c.Err(); err != nil && m.err == nil {
 			m.err = err
 		}
 	}
 	if best != nil {
-		m.h = append(m.h, best)
+		m.h = append(m.h, heapItem{it: best, key: bestKey})
 	}
 }
 
@@ -100,21 +126,38 @@ func (m *mergingIter) Next() {
 	if len(m.h) == 0 {
 		return
 	}
-	top := m.h[0]
-	top.Next()
-	if top.Valid() {
-		heap.Fix(&m.h, 0)
+	top := &m.h[0]
+	top.it.Next()
+	if top.it.Valid() {
+		top.key = top.it.Key()
+		switch len(m.h) {
+		case 1:
+		case 2:
+			// The common case of a scan over two files (two families,
+			// or one file and a memtable): one comparison.
+			if bytes.Compare(m.h[1].key, top.key) < 0 {
+				m.h[0], m.h[1] = m.h[1], m.h[0]
+			}
+		default:
+			m.down(0)
+		}
 		return
 	}
-	if err := top.Err(); err != nil && m.err == nil {
+	if err := top.it.Err(); err != nil && m.err == nil {
 		m.err = err
 	}
-	heap.Pop(&m.h)
+	n := len(m.h) - 1
+	m.h[0] = m.h[n]
+	m.h[n] = heapItem{}
+	m.h = m.h[:n]
+	if n > 1 {
+		m.down(0)
+	}
 }
 
 func (m *mergingIter) Valid() bool   { return m.err == nil && len(m.h) > 0 }
-func (m *mergingIter) Key() []byte   { return m.h[0].Key() }
-func (m *mergingIter) Value() []byte { return m.h[0].Value() }
+func (m *mergingIter) Key() []byte   { return m.h[0].key }
+func (m *mergingIter) Value() []byte { return m.h[0].it.Value() }
 func (m *mergingIter) Err() error    { return m.err }
 
 func (m *mergingIter) Close() error {
@@ -129,4 +172,148 @@ func (m *mergingIter) Close() error {
 	// The memIters dropped their references in Close and keep their buffers.
 	m.children, m.h = m.children[:0], m.h[:0]
 	return m.err
+}
+
+// runIter concatenates files whose key ranges do not overlap, in key
+// order (a LevelDB level iterator): the merging iterator above it then
+// compares one child per run instead of one per file. A load in key order
+// flushes a family's rows into files that follow each other, so a scan of
+// a freshly loaded table merges one run per family. Only the current file
+// has an open sstable iterator.
+type runIter struct {
+	files []*fileMeta // sorted; files[i].largest < files[i+1].smallest
+	i     int
+	cur   *sstable.Iter // of files[i]; nil when none is open
+	err   error
+}
+
+var _ internalIter = (*runIter)(nil)
+
+// open makes files[i] the current file, closing the previous one.
+func (r *runIter) open(i int) {
+	r.closeCur()
+	r.i, r.cur = i, r.files[i].reader.NewIter()
+}
+
+func (r *runIter) closeCur() {
+	if r.cur != nil {
+		if err := r.cur.Close(); err != nil && r.err == nil {
+			r.err = err
+		}
+		r.cur = nil
+	}
+}
+
+// settle reports whether the current file is positioned on an entry, or
+// records its error; false means "try the neighbour".
+func (r *runIter) settle() (done bool) {
+	if r.cur.Valid() {
+		return true
+	}
+	if err := r.cur.Err(); err != nil && r.err == nil {
+		r.err = err
+	}
+	return r.err != nil
+}
+
+func (r *runIter) forwardFrom(i int) {
+	for ; i < len(r.files) && r.err == nil; i++ {
+		r.open(i)
+		r.cur.First()
+		if r.settle() {
+			return
+		}
+	}
+}
+
+func (r *runIter) backwardFrom(i int) {
+	for ; i >= 0 && r.err == nil; i-- {
+		r.open(i)
+		r.cur.Last()
+		if r.settle() {
+			return
+		}
+	}
+}
+
+func (r *runIter) First() { r.forwardFrom(0) }
+
+func (r *runIter) SeekGE(k []byte) {
+	i := sort.Search(len(r.files), func(i int) bool { return bytes.Compare(r.files[i].largest, k) >= 0 })
+	if i == len(r.files) {
+		r.closeCur()
+		return
+	}
+	r.open(i)
+	r.cur.SeekGE(k)
+	if !r.settle() {
+		r.forwardFrom(i + 1)
+	}
+}
+
+// SeekLT positions at the last entry below k; nil k means the last entry.
+func (r *runIter) SeekLT(k []byte) {
+	if k == nil {
+		r.backwardFrom(len(r.files) - 1)
+		return
+	}
+	i := sort.Search(len(r.files), func(i int) bool { return bytes.Compare(r.files[i].smallest, k) >= 0 }) - 1
+	if i < 0 {
+		r.closeCur()
+		return
+	}
+	r.open(i)
+	r.cur.SeekLT(k)
+	if !r.settle() {
+		r.backwardFrom(i - 1)
+	}
+}
+
+func (r *runIter) Next() {
+	if !r.Valid() {
+		return
+	}
+	if r.cur.Next() {
+		return
+	}
+	if !r.settle() {
+		r.forwardFrom(r.i + 1)
+	}
+}
+
+func (r *runIter) Valid() bool   { return r.err == nil && r.cur != nil && r.cur.Valid() }
+func (r *runIter) Key() []byte   { return r.cur.Key() }
+func (r *runIter) Value() []byte { return r.cur.Value() }
+func (r *runIter) Err() error    { return r.err }
+
+func (r *runIter) Close() error {
+	r.closeCur()
+	err := r.err
+	clear(r.files)
+	r.files, r.err = r.files[:0], nil
+	return err
+}
+
+// appendRuns groups files into runs of non-overlapping files, first fit
+// in order of smallest key, reusing the runs' file slices.
+func appendRuns(runs []runIter, files []*fileMeta) []runIter {
+	sorted := slices.SortedFunc(slices.Values(files), func(a, b *fileMeta) int { return bytes.Compare(a.smallest, b.smallest) })
+	n := len(runs)
+next:
+	for _, f := range sorted {
+		for i := n; i < len(runs); i++ {
+			fs := runs[i].files
+			if bytes.Compare(fs[len(fs)-1].largest, f.smallest) < 0 {
+				runs[i].files = append(fs, f)
+				continue next
+			}
+		}
+		if len(runs) < cap(runs) {
+			runs = runs[:len(runs)+1]
+			runs[len(runs)-1].files = append(runs[len(runs)-1].files[:0], f)
+		} else {
+			runs = append(runs, runIter{files: []*fileMeta{f}})
+		}
+	}
+	return runs
 }

@@ -16,10 +16,8 @@ import (
 // Get or scan allocates only its iterator and snapshot. Nothing handed to
 // a caller outlives that: Row is reset before the buffers go back.
 type readBufs struct {
-	arena  []byte
-	refs   []cellRef
-	cells  []kv.Cell
-	colBuf []byte
+	arena []byte
+	cells []kv.Cell
 
 	visFam, visCol []byte
 	visDel         []delRange
@@ -40,7 +38,7 @@ func (it *rowIterator) takeBufs() {
 	b := readPool.Get().(*readBufs)
 	it.bufs = b
 	r := &it.rr
-	r.arena, r.refs, r.cells, r.colBuf = b.arena[:0], b.refs[:0], b.cells[:0], b.colBuf[:0]
+	r.arena, r.cells = b.arena[:0], b.cells[:0]
 	r.vis.famBuf, r.vis.colBuf, r.vis.colDel = b.visFam[:0], b.visCol[:0], b.visDel[:0]
 	it.prefix, it.cursor, it.lo, it.hi = b.prefix[:0], b.cursor[:0], b.lo[:0], b.hi[:0]
 	it.spans = b.spans[:0]
@@ -61,12 +59,12 @@ func (it *rowIterator) putBufs() {
 		b.arena = nil
 	}
 	clear(r.cells[:cap(r.cells)]) // no pointers into the arena or a block
-	b.refs, b.cells, b.colBuf = r.refs[:0], r.cells[:0], r.colBuf[:0]
+	b.cells = r.cells[:0]
 	b.visFam, b.visCol, b.visDel = r.vis.famBuf[:0], r.vis.colBuf[:0], r.vis.colDel[:0]
 	b.prefix, b.cursor, b.lo, b.hi = it.prefix[:0], it.cursor[:0], it.lo[:0], it.hi[:0]
 	clear(it.spans[:cap(it.spans)]) // spans alias the caller's RowSet
 	b.spans = it.spans[:0]
-	r.arena, r.refs, r.cells, r.colBuf = nil, nil, nil, nil
+	r.arena, r.cells = nil, nil
 	r.vis.famBuf, r.vis.colBuf, r.vis.colDel = nil, nil, nil
 	it.prefix, it.cursor, it.lo, it.hi, it.spans = nil, nil, nil, nil, nil
 	r.row = kv.Row{}
@@ -91,6 +89,21 @@ func (rs *regionSnap) initIter(m *mergingIter, point []byte) *mergingIter {
 	m.children, m.h, m.err = m.children[:0], m.h[:0], nil
 	for i := range m.mems {
 		m.children = append(m.children, &m.mems[i])
+	}
+	if point == nil && len(rs.files) > 1 {
+		// A scan: files that do not overlap are read one after the
+		// other, as one child.
+		m.runs = appendRuns(m.runs[:0], rs.files)
+		for i := range m.runs {
+			if r := &m.runs[i]; len(r.files) == 1 {
+				m.children = append(m.children, sstIter{r.files[0].reader.NewIter()})
+				clear(r.files)
+				r.files = r.files[:0]
+			} else {
+				m.children = append(m.children, r)
+			}
+		}
+		return m
 	}
 	for _, f := range rs.files {
 		if point != nil {

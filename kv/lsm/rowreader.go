@@ -11,7 +11,8 @@ import (
 // rowReader assembles one row at a time from an internalIter positioned on
 // the row's first entry, applying visibility and the read's projection,
 // time range and version limit. Keys and values are copied into one arena
-// reused by every row, so assembling a row allocates nothing once warm.
+// reused by every row, so assembling a row allocates nothing once warm;
+// the cells point into it directly (rebaseCells when it grows).
 type rowReader struct {
 	vis      visibility
 	opts     *kv.ReadOptions
@@ -19,83 +20,101 @@ type rowReader struct {
 	famMask  []bool // indexed like vis.fams; nil: every family
 
 	arena []byte
-	refs  []cellRef
 	cells []kv.Cell
 	row   kv.Row
 	stats kv.ReadStats
-
-	colBuf  []byte // escaped family+qualifier of the last emitted column
-	colEmit int    // versions emitted for it
-}
-
-type cellRef struct {
-	fam                        *famInfo
-	qOff, qLen, vOff, vLen, ts int64
 }
 
 // readRow consumes the entries of the row whose prefix is prefix (it is
 // positioned on the first) and reports whether the row has projected
 // cells, left in r.row. It leaves it on the first entry past the row.
+//
+// The loop keeps the arena and cells in locals, written back once per row:
+// storing a slice header into *r per cell costs a write barrier while the
+// collector runs.
 func (r *rowReader) readRow(it internalIter, prefix []byte) (bool, error) {
 	r.vis.resetRow()
-	r.arena = ikey.Unescape(r.arena[:0], prefix)
-	keyLen := len(r.arena)
-	r.refs = r.refs[:0]
-	r.colBuf, r.colEmit = r.colBuf[:0], 0
+	arena := ikey.Unescape(r.arena[:0], prefix)
+	keyLen := len(arena)
+	cells := r.cells[:0]
+	var emitGen uint64 // vis.colGen of the column last emitted; 0 none
+	emitN := 0         // versions emitted for it
 	r.stats.RowsRead++
+	var err error
 	for ; it.Valid(); it.Next() {
 		k := it.Key()
 		if !bytes.HasPrefix(k, prefix) {
 			break
 		}
 		r.stats.CellsRead++
-		p, err := ikey.ParseInRow(k, len(prefix))
-		if err != nil {
-			return false, fmt.Errorf("lsm: bad internal key %q: %w", k, errCorrupt)
+		p, perr := ikey.ParseInRow(k, len(prefix))
+		if perr != nil {
+			err = fmt.Errorf("lsm: bad internal key %q: %w", k, errCorrupt)
+			break
 		}
-		verdict, err := r.vis.step(&p, it.Value())
-		if err != nil {
-			return false, fmt.Errorf("lsm: bad tombstone at %q: %w", k, errCorrupt)
+		val := it.Value()
+		verdict, verr := r.vis.step(&p, val)
+		if verr != nil {
+			err = fmt.Errorf("lsm: bad tombstone at %q: %w", k, errCorrupt)
+			break
 		}
 		if verdict != live || !r.wanted(&p) {
 			continue
 		}
-		col := k[len(p.Row) : len(k)-ikey.TrailerLen]
-		if bytes.Equal(col, r.colBuf) {
-			if r.colEmit >= r.versions {
+		// Entries of one column are contiguous: the column is the one
+		// last emitted iff visibility has not moved to another since.
+		if r.vis.colGen == emitGen {
+			if emitN >= r.versions {
 				continue
 			}
-			r.colEmit++
+			emitN++
 		} else {
-			r.colBuf, r.colEmit = append(r.colBuf[:0], col...), 1
+			emitGen, emitN = r.vis.colGen, 1
 		}
-		ref := cellRef{fam: r.vis.fam, ts: p.TS, qOff: int64(len(r.arena))}
-		r.arena = ikey.Unescape(r.arena, p.Qualifier)
-		ref.qLen = int64(len(r.arena)) - ref.qOff
-		ref.vOff = int64(len(r.arena))
-		r.arena = append(r.arena, it.Value()...)
-		ref.vLen = int64(len(r.arena)) - ref.vOff
-		r.refs = append(r.refs, ref)
+		qOff, oldCap := len(arena), cap(arena)
+		arena = ikey.Unescape(arena, p.Qualifier)
+		vOff := len(arena)
+		arena = append(arena, val...)
+		if cap(arena) != oldCap {
+			rebaseCells(cells, arena, keyLen)
+		}
+		cell := kv.Cell{Family: r.vis.fam.name, Timestamp: kv.Timestamp(p.TS)}
+		if vOff > qOff {
+			cell.Qualifier = arena[qOff:vOff:vOff]
+		}
+		if end := len(arena); end > vOff {
+			cell.Value = arena[vOff:end:end]
+		}
+		cells = append(cells, cell)
+	}
+	r.arena, r.cells = arena, cells
+	if err != nil {
+		return false, err
 	}
 	if err := it.Err(); err != nil {
 		return false, err
 	}
-	if len(r.refs) == 0 {
+	if len(cells) == 0 {
 		return false, nil
 	}
-	r.cells = r.cells[:0]
-	for _, c := range r.refs {
-		cell := kv.Cell{Family: c.fam.name, Timestamp: kv.Timestamp(c.ts)}
-		if c.qLen > 0 {
-			cell.Qualifier = r.arena[c.qOff : c.qOff+c.qLen : c.qOff+c.qLen]
-		}
-		if c.vLen > 0 {
-			cell.Value = r.arena[c.vOff : c.vOff+c.vLen : c.vOff+c.vLen]
-		}
-		r.cells = append(r.cells, cell)
-	}
-	r.row = kv.Row{Key: r.arena[:keyLen:keyLen], Cells: r.cells}
+	r.row = kv.Row{Key: arena[:keyLen:keyLen], Cells: cells}
 	return true, nil
+}
+
+// rebaseCells points the cells' qualifiers and values into arena after it
+// moved (grew): they lie in it back to back after the key, in cell order.
+func rebaseCells(cells []kv.Cell, arena []byte, off int) {
+	for i := range cells {
+		c := &cells[i]
+		if n := len(c.Qualifier); n > 0 {
+			c.Qualifier = arena[off : off+n : off+n]
+			off += n
+		}
+		if n := len(c.Value); n > 0 {
+			c.Value = arena[off : off+n : off+n]
+			off += n
+		}
+	}
 }
 
 // wanted applies the read's family and column projection and time range to

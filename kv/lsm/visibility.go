@@ -45,8 +45,9 @@ type visibility struct {
 	famDel uint64
 	colBuf []byte
 	colDel []delRange
-	lastTS int64 // ts of the last visible version of the column; -1 none
-	liveN  int   // visible versions of the column so far
+	colGen uint64 // counts column changes (never 0 once a column is seen)
+	lastTS int64  // ts of the last visible version of the column; -1 none
+	liveN  int    // visible versions of the column so far
 }
 
 type delRange struct {
@@ -110,6 +111,7 @@ func (v *visibility) step(p *ikey.Parsed, val []byte) (verdict, error) {
 	}
 	if !bytes.Equal(p.Qualifier, v.colBuf) {
 		v.colBuf = append(v.colBuf[:0], p.Qualifier...)
+		v.colGen++
 		v.colDel, v.lastTS, v.liveN = v.colDel[:0], -1, 0
 	}
 	if p.Seq > v.snap {

@@ -27,6 +27,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 )
 
 // Kind says what an entry is.
@@ -183,20 +184,25 @@ func ParseInRow(k []byte, rowLen int) (Parsed, error) {
 }
 
 // Unescape appends the raw bytes of the escaped component esc (with or
-// without its terminator) to dst.
+// without its terminator) to dst. It grows dst once and copies byte by
+// byte: encoded integer keys are full of escaped zeros, and a copy per
+// run between escapes cost more than the bytes themselves.
 func Unescape(dst, esc []byte) []byte {
 	if n := len(esc); n >= 2 && esc[n-2] == 0 && esc[n-1] == 1 {
 		esc = esc[:n-2]
 	}
-	start := 0
+	n := len(dst)
+	dst = slices.Grow(dst, len(esc))[:n+len(esc)]
+	out := dst[n:]
+	j := 0
 	for i := 0; i < len(esc); i++ {
+		out[j] = esc[i]
+		j++
 		if esc[i] == 0 {
-			dst = append(dst, esc[start:i+1]...)
 			i++ // the FF of the escape
-			start = i + 1
 		}
 	}
-	return append(dst, esc[min(start, len(esc)):]...)
+	return dst[:n+j]
 }
 
 // AppendRange encodes a DeleteCells value.
