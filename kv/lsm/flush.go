@@ -37,7 +37,7 @@ func (s *Store) background() {
 		case <-s.work:
 		case <-tick.C:
 		}
-		err := s.flushNeeded(false)
+		err := s.flushNeeded()
 		if err != nil {
 			s.opts.Logger.Error("lsm: flush; will retry", "err", err, "backoff", backoff)
 		} else if err = s.compactNeeded(context.Background(), false); err != nil {
@@ -75,18 +75,81 @@ func (s *Store) stopping() bool {
 	}
 }
 
-// Flush writes every memtable to files (for tests and shutdown).
+// Flush writes every memtable that holds data when it is called to files,
+// then drops the WAL segments no memtable needs: afterwards the WAL holds
+// only what was written during the call. It is what a checkpoint does, and
+// returns once done even while writers keep filling new memtables.
 func (s *Store) Flush(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.flushNeeded(true)
+	// A region split while the flush runs hands its memtables to its
+	// children: take the new regions in another pass (splits are rare; a
+	// few passes always suffice).
+	for range 4 {
+		again, err := s.flushAll(ctx)
+		if err != nil || !again {
+			return err
+		}
+	}
+	return nil
+}
+
+// flushAll flushes every region whose memtables hold data, each until the
+// memtable it had on entry is in files. It reports whether a region was
+// split away meanwhile.
+func (s *Store) flushAll(ctx context.Context) (again bool, err error) {
+	type pending struct {
+		r   *region
+		mem *memtable
+	}
+	var todo []pending
+	s.mu.Lock()
+	if err := s.checkLocked(); err != nil {
+		s.mu.Unlock()
+		return false, err
+	}
+	for _, t := range s.tables {
+		for _, r := range t.regions {
+			if len(r.state.imms) > 0 || !r.state.mem.empty() {
+				todo = append(todo, pending{r, r.state.mem})
+			}
+		}
+	}
+	s.mu.Unlock()
+	for _, p := range todo {
+		for {
+			if err := ctx.Err(); err != nil {
+				return false, err
+			}
+			s.mu.Lock()
+			err := s.checkLocked()
+			gone := s.tableOf(p.r) == nil
+			st := p.r.state
+			done := len(st.imms) == 0 && (st.mem != p.mem || st.mem.empty())
+			s.mu.Unlock()
+			if err != nil {
+				return false, err
+			}
+			if gone {
+				again = true
+				break
+			}
+			if done {
+				break
+			}
+			if err := s.flushRegion(p.r); err != nil {
+				return false, err
+			}
+		}
+	}
+	return again, nil
 }
 
 // flushNeeded flushes the regions whose memtable is over MemtableSize, the
-// largest memtables while over the memory budget, or (all) every non-empty
-// memtable.
-func (s *Store) flushNeeded(all bool) error {
+// largest memtables while over the memory budget, and the memtable holding
+// the oldest WAL segment while the WAL they pin exceeds MaxWALSize.
+func (s *Store) flushNeeded() error {
 	for {
 		s.mu.Lock()
 		if err := s.checkLocked(); err != nil {
@@ -102,10 +165,15 @@ func (s *Store) flushNeeded(all bool) error {
 					pick, size = r, math.MaxInt64
 				}
 				n := r.state.mem.size.Load()
-				if n > size && (all || n >= s.opts.MemtableSize || over) {
+				if n > size && (n >= s.opts.MemtableSize || over) {
 					pick, size = r, n
 				}
 			}
+		}
+		if pick == nil && s.walPinnedLocked() > s.opts.MaxWALSize {
+			// Flushing it moves walMinLocked forward; the loop ends when
+			// the pinned WAL fits (or no closed segment is pinned).
+			pick = s.oldestWALRegionLocked()
 		}
 		s.mu.Unlock()
 		if pick == nil {
@@ -195,7 +263,10 @@ func (s *Store) freeze(r *region) (*memtable, error) {
 	if empty || failed != nil {
 		return nil, failed
 	}
-	next := s.walSeg.Load() + 1
+	// The closing segment's size (appends run under commitMu); it only
+	// weighs when the WAL a memtable pins calls for a flush.
+	cur, size := s.walSeg.Load(), s.wal.Size()
+	next := cur + 1
 	if err := s.wal.Rotate(next); err != nil {
 		err = errorf("flush: rotate WAL: %w", err)
 		s.fail(err)
@@ -203,6 +274,7 @@ func (s *Store) freeze(r *region) (*memtable, error) {
 	}
 	s.walSeg.Store(next)
 	s.mu.Lock()
+	s.walSizes[cur] = size
 	imm := r.state.mem
 	st := *r.state
 	st.mem, st.imms = newMemtable(), append(slices.Clone(st.imms), imm)

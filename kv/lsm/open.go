@@ -57,6 +57,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		tables:      map[string]*table{},
 		byID:        map[uint64]*table{},
 		snapshots:   map[uint64]int{},
+		walSizes:    map[uint64]int64{},
 		nextFileNum: 1, nextRegionID: 1, nextTableID: 1,
 		work: make(chan struct{}, 1),
 		stop: make(chan struct{}),
@@ -95,6 +96,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s.walSeg.Store(last + 1)
+	s.measureWAL(walMin, last)
 	s.wal, err = wal.Create(wal.Options{FS: s.fs, Dir: s.walDir(), NoSync: opts.NoSync}, last+1)
 	if err != nil {
 		s.closeFiles()
@@ -210,6 +212,27 @@ func (s *Store) replay(walMin uint64) (uint64, error) {
 		}
 	}
 	return last, nil
+}
+
+// measureWAL records the sizes of the replayed segments [walMin, last], so
+// the WAL their memtables pin counts towards MaxWALSize. A segment that
+// cannot be opened counts as empty: replay has just read it, so this only
+// misjudges when the next flush is due.
+func (s *Store) measureWAL(walMin, last uint64) {
+	segs, _ := wal.Segments(s.fs, s.walDir())
+	for _, seg := range segs {
+		if seg < walMin || seg > last {
+			continue
+		}
+		f, err := s.fs.Open(path.Join(s.walDir(), wal.SegmentName(seg)))
+		if err != nil {
+			continue
+		}
+		if n, err := f.Size(); err == nil {
+			s.walSizes[seg] = n
+		}
+		f.Close()
+	}
 }
 
 // removeOrphans deletes files no manifest lists (left by a crash between

@@ -25,6 +25,36 @@ func (s *Store) walMinLocked() uint64 {
 	return lo
 }
 
+// walPinnedLocked returns the bytes of the closed WAL segments that some
+// memtable still needs (from walMinLocked up to the current segment); with
+// mu held.
+func (s *Store) walPinnedLocked() int64 {
+	lo := s.walMinLocked()
+	var n int64
+	for seg, size := range s.walSizes {
+		if seg >= lo {
+			n += size
+		}
+	}
+	return n
+}
+
+// oldestWALRegionLocked returns the region whose mutable memtable holds the
+// oldest closed WAL segment (its first entry is in a segment before the
+// current one), or nil; with mu held.
+func (s *Store) oldestWALRegionLocked() *region {
+	var pick *region
+	lo := s.walSeg.Load()
+	for _, t := range s.tables {
+		for _, r := range t.regions {
+			if seg := r.state.mem.firstWAL.Load(); seg != 0 && seg < lo {
+				pick, lo = r, seg
+			}
+		}
+	}
+	return pick
+}
+
 // buildManifestLocked captures the current state; with mu held.
 func (s *Store) buildManifestLocked() *manifestData {
 	m := &manifestData{NextFileNum: s.nextFileNum, NextRegionID: s.nextRegionID, NextTableID: s.nextTableID,
@@ -72,6 +102,13 @@ func (s *Store) saveManifest() error {
 	if err := wal.RemoveBefore(s.fs, s.walDir(), m.WALMin); err != nil {
 		s.opts.Logger.Warn("lsm: remove old WAL segments", "err", err)
 	}
+	s.mu.Lock()
+	for seg := range s.walSizes {
+		if seg < m.WALMin {
+			delete(s.walSizes, seg) // no memtable needs it: not pinned, whether or not removed
+		}
+	}
+	s.mu.Unlock()
 	return nil
 }
 

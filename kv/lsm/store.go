@@ -29,6 +29,9 @@ type Store struct {
 	commitMu sync.Mutex
 	wal      *wal.Writer   // guarded by commitMu
 	walSeg   atomic.Uint64 // current WAL segment
+	// walSizes holds the size of each closed WAL segment still on disk
+	// (guarded by mu), so flushes can tell how much WAL memtables pin.
+	walSizes map[uint64]int64
 	lastSeq  atomic.Uint64 // last reserved sequence number (written under commitMu)
 
 	visibleSeq atomic.Uint64 // reads see entries with seq <= visibleSeq
