@@ -31,7 +31,7 @@ func (h *harness) setupLines() []string {
 	return []string{
 		fmt.Sprintf("Table `kv (tenant INT, id BIGINT, grp INT, val INT, payload TEXT, PRIMARY KEY (tenant, id))` with %s rows, %d ids per tenant, 64-character payloads; in widesql %s.",
 			formatNumber(float64(h.cfg.rows)), h.data.perTenant, fam),
-		"PostgreSQL: a fresh `initdb` cluster (C locale), default settings, fsync on; `VACUUM ANALYZE` after each load, untimed. widesql: built from this tree, default durable store (WAL fsynced before acknowledging).",
+		"PostgreSQL: a fresh `initdb` cluster (C locale), default settings, fsync on; `VACUUM ANALYZE` after each load, untimed. widesql: built from this tree, default durable store (WAL fsynced before acknowledging); `CHECKPOINT` after each load, untimed.",
 		"Loading: " + h.loader.method() + " through pgx, the same for both servers.",
 		fmt.Sprintf("pgbench runs are %s each (`-n -f script`, `-j %d`); %d round%s per workload, alternating which server goes first.",
 			h.cfg.duration, h.cfg.threads, h.cfg.rounds, plural(h.cfg.rounds)),
@@ -86,21 +86,29 @@ func (h *harness) loadMain(ctx context.Context) (result, error) {
 		p.o.samples = []sample{{mRate.name: float64(h.cfg.rows) / elapsed.Seconds()}}
 		logf("  %s: %s rows/s", p.s.name, formatNumber(float64(h.cfg.rows)/elapsed.Seconds()))
 	}
-	return res, vacuumAnalyze(ctx, h.pg, "kv")
+	if err := h.settle(ctx, h.pg, "kv"); err != nil {
+		return res, err
+	}
+	return res, h.settle(ctx, h.ws, "kv")
 }
 
-// vacuumAnalyze runs VACUUM ANALYZE on a PostgreSQL table after a bulk load,
-// as a PostgreSQL user (or autovacuum, a little later) would: it sets hint
-// bits and the visibility map and gives the planner statistics. The load rate
-// does not include it. widesql needs no such step.
-func vacuumAnalyze(ctx context.Context, s *server, table string) error {
+// settle brings a freshly loaded table to its steady state, untimed, as a
+// user of each server would after a bulk load: PostgreSQL gets VACUUM
+// ANALYZE (hint bits, the visibility map, planner statistics; autovacuum
+// would do it a little later), widesql gets CHECKPOINT (the loaded rows
+// move from memtables and WAL into files, as a flush would a little later).
+func (h *harness) settle(ctx context.Context, s *server, table string) error {
+	stmt := "CHECKPOINT"
+	if s == h.pg {
+		stmt = "VACUUM ANALYZE " + table
+	}
 	conn, err := s.connect(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "VACUUM ANALYZE "+table); err != nil {
-		return fmt.Errorf("VACUUM ANALYZE %s: %w", table, err)
+	if _, err := conn.Exec(ctx, stmt); err != nil {
+		return fmt.Errorf("%s: %s: %w", s.name, stmt, err)
 	}
 	return nil
 }
@@ -231,10 +239,10 @@ func (h *harness) runGrowth(ctx context.Context) []result {
 				if err := createTable(ctx, s, table, h.cfg.families); err != nil {
 					return err
 				}
-				if _, err := h.loader.load(ctx, s, table, d); err != nil || s != h.pg {
+				if _, err := h.loader.load(ctx, s, table, d); err != nil {
 					return err
 				}
-				return vacuumAnalyze(ctx, s, table)
+				return h.settle(ctx, s, table)
 			}
 		}
 		w := h.pgbenchWorkload(fmt.Sprintf("growth: point Get on %s rows", formatNumber(float64(n))),
