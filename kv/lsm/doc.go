@@ -40,10 +40,11 @@
 // above the visible sequence number), releases commitMu, waits for the
 // sync, then publishes. A WAL failure fails the store: writes return the
 // sticky error, reads go on, nothing unacknowledged becomes visible.
-// Writers stall while memtables exceed MemoryBudget. A memtable's size
-// counts its keys, values and btree node slots (with the slack of
-// half-full nodes), so MemtableSize and MemoryBudget bound its real heap
-// cost.
+// Writers stall while memtables exceed MemoryBudget. A memtable is a
+// google/btree of pointer-free items locating keys and values copied into
+// arena chunks, so the GC scans neither; its size counts the keys, values,
+// btree node slots (with the slack of half-full nodes) and the arena's
+// unused tail, so MemtableSize and MemoryBudget bound its real heap cost.
 //
 // A failed flush or compaction (a full disk, an I/O error writing a file)
 // does not fail the store: its partial files are removed, the immutable
@@ -80,10 +81,11 @@
 // btree is a consistent view. memIter copies it in chunks (8 entries,
 // doubling to 256; a Get's stops at its row's end) into a reused buffer,
 // holding the memtable's RWMutex for reading only during a copy; the one
-// writer (under commitMu) holds it for one row's inserts (memtable.go,
-// memiter.go). Long scans never block writers. A read's buffers (row arena, merging
-// iterators, key buffers) come from a pool and go back when it finishes,
-// so a warm Get allocates only its iterator and snapshot.
+// writer (under commitMu) holds it for one batch's inserts into that
+// memtable (memtable.go, memiter.go). Long scans never block writers. A
+// read's buffers (row arena, merging iterators, key buffers) come from a
+// pool and go back when it finishes, so a warm Get allocates only its
+// iterator and snapshot.
 //
 // # Administration, load and optional capabilities
 //
