@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"io"
+	"math"
 	"time"
 
 	"github.com/widesql/widesql/exec/spill"
@@ -271,3 +272,32 @@ func (o *limitOp) Next(ctx context.Context) (Row, error) {
 }
 
 func (o *limitOp) Close() { o.in.Close() }
+
+// scanLimit is the most rows the consumer of scan p will pull, for
+// kv.ReadOptions.Limit: p.LimitHint, or the bound value of a parameter
+// LIMIT (p.LimitCount); 0 when unknown. A NULL or negative bound gives 0:
+// the Limit operator above reports a negative one.
+func scanLimit(p *planner.Scan, env *evalEnv) int64 {
+	if p.LimitHint > 0 || p.LimitCount == nil || env == nil {
+		return p.LimitHint
+	}
+	bound := func(e planner.Expr) (int64, bool) {
+		d, err := eval(e, nil, env)
+		if err != nil || d.IsNull() || d.I < 0 {
+			return 0, false
+		}
+		return d.I, true
+	}
+	n, ok := bound(p.LimitCount)
+	if !ok {
+		return 0
+	}
+	if p.LimitOffset != nil {
+		o, ok := bound(p.LimitOffset)
+		if !ok || n > math.MaxInt64-o {
+			return 0
+		}
+		n += o
+	}
+	return n
+}

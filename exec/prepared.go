@@ -170,10 +170,21 @@ type portal struct {
 	// RETURNING rows end with INSERT 0 n, not SELECT n).
 	fixedTag string
 	count    int64
-	out      [][]byte
-	buf      []byte
-	ends     []int // encode's scratch: where each value ends in buf, -1 for NULL
-	closeFn  func()
+	textOut  [][]byte // the current row of rows
+	envx     struct { // start's evaluation environment and executor
+		env evalEnv
+		x   executor
+	}
+	enc     *encodeScratch // taken from the session at the first row, given back by Close
+	closeFn func()
+}
+
+// encodeScratch is the buffers portal.encode renders rows into. A session
+// keeps one between statements, so that a short query allocates none.
+type encodeScratch struct {
+	out  [][]byte
+	buf  []byte
+	ends []int // where each value ends in buf, -1 for NULL
 }
 
 func (pt *portal) Columns() []pgwire.Column { return pt.prep.cols }
@@ -184,6 +195,15 @@ func (pt *portal) Close() {
 	if pt.op != nil {
 		pt.op.Close()
 		pt.op = nil
+	}
+	if pt.enc != nil {
+		// The rows encode returned were sent before Close (pgwire copies
+		// any it keeps), so the buffers are free again; a session does not
+		// keep the buffer of a very wide row.
+		if cap(pt.enc.buf) <= 64<<10 {
+			pt.prep.sess.encScratch = pt.enc
+		}
+		pt.enc = nil
 	}
 }
 
@@ -203,11 +223,11 @@ func (pt *portal) Next(ctx context.Context) ([][]byte, error) {
 		}
 		r := pt.rows[0]
 		pt.rows = pt.rows[1:]
-		pt.out = pt.out[:0]
+		pt.textOut = pt.textOut[:0]
 		for _, v := range r {
-			pt.out = append(pt.out, []byte(v))
+			pt.textOut = append(pt.textOut, []byte(v))
 		}
-		return pt.out, nil
+		return pt.textOut, nil
 	}
 	if pt.op == nil {
 		return nil, io.EOF
@@ -232,36 +252,43 @@ func (pt *portal) Next(ctx context.Context) ([][]byte, error) {
 // encode renders a row in the portal's result formats into one reused
 // buffer.
 func (pt *portal) encode(row Row) [][]byte {
-	if pt.buf == nil {
-		// A nil slice would read as NULL: an empty string is not NULL.
-		pt.buf = make([]byte, 0, 64)
+	e := pt.enc
+	if e == nil {
+		s := pt.prep.sess
+		if e = s.encScratch; e != nil {
+			s.encScratch = nil
+		} else {
+			// A nil buf would read as NULL: an empty string is not NULL.
+			e = &encodeScratch{buf: make([]byte, 0, 256), ends: make([]int, 0, len(row)), out: make([][]byte, 0, len(row))}
+		}
+		pt.enc = e
 	}
-	pt.buf = pt.buf[:0]
-	ends := pt.ends[:0]
+	e.buf = e.buf[:0]
+	ends := e.ends[:0]
 	for i, d := range row {
 		if d.IsNull() {
 			ends = append(ends, -1)
 			continue
 		}
 		if pt.formats[i] == 1 {
-			pt.buf = types.AppendBinary(pt.buf, d, pt.types[i])
+			e.buf = types.AppendBinary(e.buf, d, pt.types[i])
 		} else {
-			pt.buf = types.AppendTextIn(pt.buf, d, pt.loc)
+			e.buf = types.AppendTextIn(e.buf, d, pt.loc)
 		}
-		ends = append(ends, len(pt.buf))
+		ends = append(ends, len(e.buf))
 	}
-	pt.ends = ends
-	pt.out = pt.out[:0]
+	e.ends = ends
+	e.out = e.out[:0]
 	start := 0
 	for _, end := range ends {
 		if end < 0 {
-			pt.out = append(pt.out, nil)
+			e.out = append(e.out, nil)
 			continue
 		}
-		pt.out = append(pt.out, pt.buf[start:end:end])
+		e.out = append(e.out, e.buf[start:end:end])
 		start = end
 	}
-	return pt.out
+	return e.out
 }
 
 // start runs a statement without rows to completion, or opens a query.
@@ -291,8 +318,11 @@ func (pt *portal) start(ctx context.Context) error {
 	if err := s.startStatement(ctx); err != nil { // exec/txn.go
 		return err
 	}
-	env := &evalEnv{params: pt.params, sess: s, now: int64(s.eng.clock.now())}
-	x := &executor{eng: s.eng, env: env}
+	// The environment and executor live in the portal: one allocation
+	// fewer each for a short statement.
+	pt.envx.env = evalEnv{params: pt.params, sess: s, now: int64(s.eng.clock.now())}
+	env, x := &pt.envx.env, &pt.envx.x
+	*x = executor{eng: s.eng, env: env}
 	env.x = x
 	if err := x.checkFullScans(p.plan, p.stmt.AllowFullScan); err != nil { // guardrail.go
 		return err

@@ -61,10 +61,8 @@ func (e *Engine) BootstrapRole(ctx context.Context, user, password string) (bool
 
 // IdleTimeouts implements pgwire.IdleTimeouts:
 // idle_in_transaction_session_timeout and idle_session_timeout.
+// The values are parsed once per change (Session.cacheTimeout), not per
+// message.
 func (s *Session) IdleTimeouts() (inTransaction, idle time.Duration) {
-	ms := func(name string) time.Duration {
-		v, _ := parseUnits(s.values[name], "ms", timeUnits)
-		return time.Duration(v) * time.Millisecond
-	}
-	return ms("idle_in_transaction_session_timeout"), ms("idle_session_timeout")
+	return s.timeouts.idleInTxn, s.timeouts.idle
 }

@@ -76,7 +76,7 @@ func (x *executor) scan(p *planner.Scan) (operator, error) {
 // the row marker.
 func newScanOp(p *planner.Scan, t kv.Table, rs kv.RowSet, env *evalEnv) *scanOp {
 	o := &scanOp{p: p, env: env, row: make(Row, len(p.Table.Columns))}
-	opts := kv.ReadOptions{Families: p.Families, Reverse: p.Reverse, Limit: p.LimitHint}
+	opts := kv.ReadOptions{Families: p.Families, Reverse: p.Reverse, Limit: scanLimit(p, env)}
 	opts.Columns = append(opts.Columns, kv.Column{Family: p.Table.MarkerFamily, Qualifier: planner.MarkerQualifier})
 	o.byID = make([]int, p.Table.NextColumnID)
 	for i := range o.byID {
@@ -115,7 +115,7 @@ func newScanOp(p *planner.Scan, t kv.Table, rs kv.RowSet, env *evalEnv) *scanOp 
 	// transaction block: its overlay merges the session's own writes,
 	// which the statement may change while the scan runs.
 	inTx := env != nil && env.sess != nil && env.sess.tx.tx != nil
-	if p.Access.Kind == planner.FullScan && p.LimitHint == 0 && !inTx && runtime.GOMAXPROCS(0) > 1 {
+	if p.Access.Kind == planner.FullScan && opts.Limit == 0 && !inTx && runtime.GOMAXPROCS(0) > 1 {
 		o.it = newPrefetchIter(o.it)
 	}
 	return o

@@ -32,6 +32,18 @@ type Session struct {
 	cursors map[string]*cursor
 	// cache holds parsed and planned statements (stmtcache.go).
 	cache stmtCache
+	// timeouts are the parsed values of the duration settings the wire
+	// server asks for around every message, kept in step with values by
+	// setValue (cacheTimeout).
+	timeouts sessionTimeouts
+	// encScratch is the idle portal row buffers (prepared.go), nil while
+	// a portal holds them.
+	encScratch *encodeScratch
+}
+
+// sessionTimeouts are parsed duration settings (0: none).
+type sessionTimeouts struct {
+	statement, idleInTxn, idle time.Duration
 }
 
 var _ pgwire.Session = (*Session)(nil)
@@ -55,6 +67,9 @@ func newSession(e *Engine, params map[string]string) (*Session, error) {
 			return nil, err
 		}
 		s.values[st.name] = v
+	}
+	for _, name := range timeoutSettings {
+		s.cacheTimeout(name)
 	}
 	s.changes = nil
 	return s, nil
@@ -225,9 +240,28 @@ func (s *Session) Close() {
 func (s *Session) SetPreparedStatements(ps pgwire.PreparedStatements) { s.stmts = ps }
 
 // StatementTimeout implements pgwire.Session: statement_timeout.
-func (s *Session) StatementTimeout() time.Duration {
-	ms, _ := parseUnits(s.values["statement_timeout"], "ms", timeUnits)
-	return time.Duration(ms) * time.Millisecond
+func (s *Session) StatementTimeout() time.Duration { return s.timeouts.statement }
+
+// timeoutSettings are the settings sessionTimeouts holds parsed.
+var timeoutSettings = []string{"statement_timeout", "idle_in_transaction_session_timeout", "idle_session_timeout"}
+
+// cacheTimeout re-parses setting name into s.timeouts when it is one of
+// timeoutSettings. Values were validated when set, so a parse error
+// cannot happen; it would read as 0 (no timeout), as before caching.
+func (s *Session) cacheTimeout(name string) {
+	var d *time.Duration
+	switch name {
+	case "statement_timeout":
+		d = &s.timeouts.statement
+	case "idle_in_transaction_session_timeout":
+		d = &s.timeouts.idleInTxn
+	case "idle_session_timeout":
+		d = &s.timeouts.idle
+	default:
+		return
+	}
+	ms, _ := parseUnits(s.values[name], "ms", timeUnits)
+	*d = time.Duration(ms) * time.Millisecond
 }
 
 func wireColumns(cols []planner.ResultColumn) []pgwire.Column {

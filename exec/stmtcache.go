@@ -21,7 +21,7 @@ import (
 //     that can be planned ahead the plans by declared parameter types.
 //     Drivers that send Parse for every execution (lib/pq, pgx's unnamed
 //     statements) hit it.
-//   - shapes: a single SELECT whose comparison constants
+//   - shapes: a single SELECT, INSERT, UPDATE or DELETE whose constants
 //     sqlparse.Parameterize lifted out, by the parameterized text and the
 //     constants' types, with its plan; the constants are bound as the
 //     plan's parameters. Simple-protocol clients, which inline their
@@ -52,7 +52,7 @@ type cachedText struct {
 	stmts []pgwire.Statement // *statement, each with cache set
 }
 
-// cachedShape is a parameterized SELECT and its plan.
+// cachedShape is a parameterized statement and its plan.
 type cachedShape struct {
 	stmt  *statement
 	kinds []sqlparse.LiteralKind
@@ -75,12 +75,14 @@ func (s *Session) parseCached(sql string) ([]pgwire.Statement, error) {
 	if e, ok := c.texts[sql]; ok {
 		return e.stmts, nil
 	}
-	if pz, ok := sqlparse.Parameterize(sql); ok {
+	// One lex serves both the shape lookup and, on a miss, the parse.
+	lx := sqlparse.Lex(sql)
+	if pz, ok := lx.Parameterize(); ok {
 		if st := s.shape(sql, pz); st != nil {
 			return []pgwire.Statement{st}, nil
 		}
 	}
-	stmts, err := sqlparse.Parse(sql)
+	stmts, err := lx.Parse()
 	if err != nil {
 		return nil, s.fail(err)
 	}
@@ -97,7 +99,7 @@ func (s *Session) parseCached(sql string) ([]pgwire.Statement, error) {
 	return out, nil
 }
 
-// shape returns the statement for a parameterized SELECT, or nil when its
+// shape returns the statement for a parameterized statement, or nil when its
 // parameterized text does not parse as one statement.
 func (s *Session) shape(sql string, pz sqlparse.Parameterized) *statement {
 	c := &s.cache
@@ -107,7 +109,9 @@ func (s *Session) shape(sql string, pz sqlparse.Parameterized) *statement {
 		if err != nil || len(stmts) != 1 || stmts[0].AST == nil || stmts[0].NumParams != len(pz.Literals) {
 			return nil
 		}
-		if _, isSelect := stmts[0].AST.(*ast.SelectStmt); !isSelect {
+		switch stmts[0].AST.(type) {
+		case *ast.SelectStmt, *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt:
+		default:
 			return nil
 		}
 		sh = &cachedShape{stmt: &statement{p: stmts[0]}}
@@ -173,7 +177,7 @@ func (s *Session) prepareCached(ctx context.Context, st *statement, oids []uint3
 	return prep, nil
 }
 
-// prepareShape is Prepare for a parameterized SELECT: the cached plan with
+// prepareShape is Prepare for a parameterized statement: the cached plan with
 // the statement's constants to bind, or the original text's own plan when
 // the parameterized one cannot be had. The constants are converted now,
 // as PostgreSQL folds them when it plans (in the time zone in force).

@@ -268,6 +268,7 @@ func (s *Session) setValue(name, v string) {
 		return
 	}
 	s.values[name] = v
+	s.cacheTimeout(name)
 	if settings[strings.ToLower(name)].reported {
 		s.changes = append(s.changes, pgwire.Param{Name: name, Value: v})
 	}

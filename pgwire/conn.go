@@ -50,6 +50,7 @@ type conn struct {
 	// Reused message structs for the per-row and per-statement replies.
 	dataRow     pgproto3.DataRow
 	cmdComplete pgproto3.CommandComplete
+	rfq         pgproto3.ReadyForQuery
 
 	// deadlineSet is whether armIdleTimeout left a read deadline on nc.
 	deadlineSet bool
@@ -239,14 +240,25 @@ func (c *conn) readyForQuery() {
 	if c.ctx.Err() != nil {
 		return // shutting down: the FATAL replaces the reply
 	}
-	status := byte('E')
-	c.guard(func() { status = c.sess.TxnStatus() })
+	status := c.txnStatus()
 	if status == 'I' {
 		c.closePortals()
 	}
 	c.sendSessionEvents()
-	c.send(&pgproto3.ReadyForQuery{TxStatus: status})
+	c.rfq.TxStatus = status
+	c.send(&c.rfq)
 	c.flush()
+}
+
+// txnStatus is the session's transaction status, 'E' if it panics.
+func (c *conn) txnStatus() (status byte) {
+	status = 'E'
+	defer func() {
+		if r := recover(); r != nil {
+			c.log.Error("pgwire: panic in session", "panic", r, "stack", string(debug.Stack()))
+		}
+	}()
+	return c.sess.TxnStatus()
 }
 
 // sendNotices sends the notices the session raised since the last call.

@@ -27,9 +27,9 @@ func assignable(got, want types.Kind) bool {
 // assign coerces a value to a column's type with assignment semantics.
 func (b *builder) assign(e Expr, col *ColumnDesc) (Expr, error) {
 	got := e.Type()
-	if col.Type.Kind == types.Text && got.Kind != types.Unknown && got.Kind != types.Text {
-		// PostgreSQL's automatic I/O conversion casts to string types are
-		// assignment casts.
+	if (col.Type.Kind == types.Text || col.Type.Kind == types.BPChar) && got.Kind != types.Unknown && got.Kind != col.Type.Kind {
+		// PostgreSQL's automatic I/O conversion casts to string types
+		// (text, varchar, char) are assignment casts.
 		return &Cast{E: e, T: col.Type, Assign: true}, nil
 	}
 	if got.Kind != types.Unknown && got.Kind != col.Type.Kind && !assignable(got.Kind, col.Type.Kind) {

@@ -218,6 +218,9 @@ func (b *builder) selectStmt(s *ast.SelectStmt, outer *scope) (Plan, error) {
 		}
 		if _, sorted := plan.(*Limit).Input.(*Sort); scan != nil && !sorted && agg == nil && len(ws.calls) == 0 && !s.Distinct && distinctOn == nil && scan.Filter == nil {
 			scan.LimitHint = limitHint(count, offset)
+			if _, isConst := count.(*Const); !isConst && paramOnly(count) && (offset == nil || paramOnly(offset)) {
+				scan.LimitCount, scan.LimitOffset = count, offset
+			}
 		}
 	}
 	if len(exprs) > visible {
@@ -244,6 +247,19 @@ func limitHint(count, offset Expr) int64 {
 		n += o.D.I
 	}
 	return n
+}
+
+// paramOnly reports whether e is a constant or parameter, possibly cast:
+// a value known once the statement is bound, whose evaluation has no side
+// effect.
+func paramOnly(e Expr) bool {
+	switch e := e.(type) {
+	case *Const, *Param:
+		return true
+	case *Cast:
+		return paramOnly(e.E)
+	}
+	return false
 }
 
 // groupItem builds a GROUP BY item: an output ordinal, an output alias, or

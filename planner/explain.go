@@ -267,6 +267,11 @@ func (s *Scan) String() string {
 	}
 	if s.LimitHint > 0 {
 		fmt.Fprintf(&b, " LIMIT %d", s.LimitHint)
+	} else if s.LimitCount != nil {
+		b.WriteString(" LIMIT " + s.LimitCount.String())
+		if s.LimitOffset != nil {
+			b.WriteString(" + " + s.LimitOffset.String())
+		}
 	}
 	if s.FullScanReason != "" {
 		b.WriteString(" (" + s.FullScanReason + ")")

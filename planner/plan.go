@@ -33,6 +33,11 @@ type Scan struct {
 	// LimitHint, when > 0, is the most rows the consumer will ever pull
 	// (no filter, sort or aggregation in between).
 	LimitHint int64
+	// LimitCount and LimitOffset, when LimitCount is set, are the count
+	// and offset of a LIMIT made of parameters (LIMIT $2) where a constant
+	// one would give LimitHint: the hint is their sum once bound (exec's
+	// scanLimit). LimitOffset may be nil.
+	LimitCount, LimitOffset Expr
 	// AsOf, when set, reads the table as it was at this timestamptz
 	// (FROM t AS OF TIMESTAMP ...); copied from Table.AsOf.
 	AsOf Expr

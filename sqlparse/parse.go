@@ -85,11 +85,29 @@ const sqlMode = mysql.ModeANSIQuotes | mysql.ModePipesAsConcat | mysql.ModeNoBac
 // *pgerror.Error; syntax errors carry Code 42601 and Position, the 1-based
 // character position in sql. Parse is safe for concurrent use; the returned
 // ASTs belong to the caller.
-func Parse(sql string) ([]Statement, error) {
+func Parse(sql string) ([]Statement, error) { return Lex(sql).Parse() }
+
+// Lexed is a query string lexed once, so that Parameterize and Parse can
+// share the work. It is immutable and safe for concurrent use.
+type Lexed struct {
+	sql  string
+	toks []token
+	err  error
+}
+
+// Lex lexes sql. A lexing error is reported by Parse; Parameterize then
+// declines.
+func Lex(sql string) Lexed {
 	toks, err := lex(sql)
-	if err != nil {
-		return nil, err
+	return Lexed{sql: sql, toks: toks, err: err}
+}
+
+// Parse is Parse of the lexed text.
+func (l Lexed) Parse() ([]Statement, error) {
+	if l.err != nil {
+		return nil, l.err
 	}
+	sql, toks := l.sql, l.toks
 	var stmts []Statement
 	var p *parser.Parser
 	start := 0

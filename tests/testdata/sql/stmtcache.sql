@@ -222,3 +222,168 @@ SELECT * FROM sc WHERE k = 2
 
 statement ok
 DROP TABLE sc
+
+# Single-row INSERT, UPDATE and DELETE with other constants share a
+# statement too. A value is assigned to its column with the same
+# assignment cast, constant or not: an integer into a text column is
+# converted ('0012' is 12), out of range or too long fails as PostgreSQL
+# fails, and an integer into a boolean, jsonb or timestamp column is the
+# plan-time 42804.
+statement ok
+CREATE TABLE sci (k INT, s SMALLINT, t TEXT, v VARCHAR(2), n NUMERIC(5,2), bo BOOLEAN, f FLOAT8, j JSONB, ts TIMESTAMP, c CHAR(3), i8 BIGINT, PRIMARY KEY (k))
+
+statement count 1
+INSERT INTO sci (k, t) VALUES (1, 12)
+
+statement count 1
+INSERT INTO sci (k, t) VALUES (2, 0012)
+
+statement error 22003 smallint out of range
+INSERT INTO sci (k, s) VALUES (3, 70000)
+
+statement error 22001 value too long for type character varying(2)
+INSERT INTO sci (k, v) VALUES (4, 123)
+
+statement error 22003 numeric field overflow
+INSERT INTO sci (k, n) VALUES (5, 1000)
+
+statement error 42804 column "bo" is of type boolean but expression is of type integer
+INSERT INTO sci (k, bo) VALUES (6, 1)
+
+statement count 1
+INSERT INTO sci (k, f) VALUES (7, 3000000000)
+
+statement error 42804 column "j" is of type jsonb but expression is of type integer
+INSERT INTO sci (k, j) VALUES (8, 5)
+
+statement error 42804 column "ts" is of type timestamp without time zone but expression is of type integer
+INSERT INTO sci (k, ts) VALUES (9, 5)
+
+statement count 1
+INSERT INTO sci (k, c) VALUES (10, 12)
+
+statement error 22001 value too long for type character(3)
+INSERT INTO sci (k, c) VALUES (11, 12345)
+
+statement count 1
+INSERT INTO sci (k, j) VALUES (12, '5')
+
+statement count 1
+INSERT INTO sci (k, bo) VALUES (13, '1')
+
+statement count 1
+INSERT INTO sci (k, i8) VALUES ('14', 3000000000)
+
+statement error 22001 value too long for type character varying(2)
+INSERT INTO sci (k, v) VALUES (15, 'abc')
+
+statement error 22001 value too long for type character(3)
+INSERT INTO sci (k, c) VALUES (16, 'abcd')
+
+statement count 1
+INSERT INTO sci (k, c) VALUES (17, 'ab   ')
+
+statement error 22P02 invalid input syntax for type integer: "x"
+INSERT INTO sci (k, t) VALUES ('x', 'y')
+
+statement error 23505
+INSERT INTO sci (k, t) VALUES (1, 'dup')
+
+statement error 22003 integer out of range
+INSERT INTO sci (k, i8) VALUES (18, 2147483647 + 1)
+
+statement error 22012 division by zero
+INSERT INTO sci (k, i8) VALUES (18, 5 / 0)
+
+# Integer arithmetic keeps its types: int4 + int4 is int4, with int8 it is int8.
+query
+INSERT INTO sci (k, i8, v, s) VALUES (3 + 15, 3000000000 + 7, 7 % 4, 7 / 2) RETURNING k, i8, v, s, pg_typeof(k)
+----
+18  3000000007  3  3  integer
+
+query
+INSERT INTO sci (k, t, n, s) VALUES (19, 'it''s', 2, '7') RETURNING t, n, s
+----
+it's  2.00  7
+
+query
+SELECT k, s, t, v, n, bo, f, j, i8 FROM sci ORDER BY k
+----
+1  NULL  12  NULL  NULL  NULL  NULL  NULL  NULL
+2  NULL  12  NULL  NULL  NULL  NULL  NULL  NULL
+7  NULL  NULL  NULL  NULL  NULL  3000000000  NULL  NULL
+10  NULL  NULL  NULL  NULL  NULL  NULL  NULL  NULL
+12  NULL  NULL  NULL  NULL  NULL  NULL  5  NULL
+13  NULL  NULL  NULL  NULL  t  NULL  NULL  NULL
+14  NULL  NULL  NULL  NULL  NULL  NULL  NULL  3000000000
+17  NULL  NULL  NULL  NULL  NULL  NULL  NULL  NULL
+18  3  NULL  3  NULL  NULL  NULL  NULL  3000000007
+19  7  it's  NULL  2.00  NULL  NULL  NULL  NULL
+
+query
+SELECT k, c || '|', octet_length(c) FROM sci WHERE c IS NOT NULL ORDER BY k
+----
+10  12|  3
+17  ab|  3
+
+statement error 22003 smallint out of range
+UPDATE sci SET s = 70000 WHERE k = 1
+
+statement error 22001 value too long for type character varying(2)
+UPDATE sci SET t = 5, v = 123 WHERE k = 1
+
+query
+UPDATE sci SET t = 5, v = 12 WHERE k = '1' RETURNING t, v
+----
+5  12
+
+statement error 42804 column "bo" is of type boolean but expression is of type integer
+UPDATE sci SET bo = 1 WHERE k = 1
+
+statement count 1
+UPDATE sci SET s = s + 1, i8 = 10 * 3 WHERE k = 18
+
+statement count 0
+UPDATE sci SET t = 'z' WHERE k = 99
+
+statement count 2
+UPDATE sci SET t = 'z' WHERE k IN (1, 2)
+
+statement error 22P02
+UPDATE sci SET t = 'z' WHERE k = 'one'
+
+query
+SELECT k, s, t, i8 FROM sci WHERE k IN (1, 2, 18) ORDER BY k
+----
+1  NULL  z  NULL
+2  NULL  z  NULL
+18  4  NULL  30
+
+statement count 1
+DELETE FROM sci WHERE k = 1
+
+query
+DELETE FROM sci WHERE k = 2 RETURNING t
+----
+z
+
+statement count 0
+DELETE FROM sci WHERE k = 2
+
+# DDL between two executions of the same INSERT shape is seen at once.
+statement ok
+ALTER TABLE sci ADD COLUMN extra TEXT
+
+query
+INSERT INTO sci (k, t) VALUES (20, 'a') RETURNING k, t, extra
+----
+20  a  NULL
+
+statement ok
+ALTER TABLE sci DROP COLUMN t
+
+statement error 42703
+INSERT INTO sci (k, t) VALUES (21, 'a')
+
+statement ok
+DROP TABLE sci
