@@ -1,21 +1,17 @@
 package exec
 
-import "context"
+import (
+	"context"
 
-// flusher is the optional store capability behind CHECKPOINT: write every
-// memtable to files so that the write-ahead log holds nothing that is not
-// also in a file. kv/lsm implements it; an in-memory store has no files
-// and CHECKPOINT does nothing there, as it does nothing to PostgreSQL's
-// unlogged data.
-type flusher interface {
-	Flush(ctx context.Context) error
-}
+	"github.com/widesql/widesql/kv"
+)
 
-// checkpoint runs CHECKPOINT. Like PostgreSQL's, it may run inside a
-// transaction block and does not commit or see the block's writes: they are
-// not in the store until COMMIT.
+// checkpoint runs CHECKPOINT: a store that is a kv.Flusher writes its
+// memtables to files. Like PostgreSQL's, it may run inside a transaction
+// block and does not commit or see the block's writes: they are not in the
+// store until COMMIT. On an in-memory store it does nothing.
 func (e *Engine) checkpoint(ctx context.Context) error {
-	f, ok := e.store.(flusher)
+	f, ok := e.store.(kv.Flusher)
 	if !ok {
 		return nil
 	}

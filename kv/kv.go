@@ -326,6 +326,15 @@ type RegionInfo struct {
 	Files int
 }
 
+// Flusher is an optional capability of a Store, found by type assertion:
+// Flush writes every memtable that holds data when it is called to files,
+// so that the write-ahead log holds nothing that is not also in a file
+// (SQL CHECKPOINT). kv/lsm implements it; an engine without a log of its
+// own (kv/memstore, Bigtable) has nothing to flush.
+type Flusher interface {
+	Flush(ctx context.Context) error
+}
+
 // MultiReader is an optional capability of a Table: several reads over one
 // consistent snapshot, each with its own iterator. A salted table reads
 // its N buckets this way and merges them in key order.

@@ -10,6 +10,7 @@ import (
 
 var (
 	_ kv.Admin       = (*Store)(nil)
+	_ kv.Flusher     = (*Store)(nil)
 	_ kv.MultiReader = (*Table)(nil)
 )
 
