@@ -48,6 +48,9 @@ type aggOp struct {
 	i       int
 	done    bool
 	row     Row
+	// par, when set, is the parallel scan below whose workers aggregate
+	// partially (agg_partial.go); consume merges their groups.
+	par *parallelScanOp
 }
 
 type group struct {
@@ -71,7 +74,9 @@ const (
 )
 
 func (x *executor) aggregate(p *planner.Aggregate, in operator) (operator, error) {
-	return newAggOp(p, in, x.env, x.newBudget(), x.tempDir()), nil
+	o := newAggOp(p, in, x.env, x.newBudget(), x.tempDir())
+	o.par = partialAggregate(o, in)
+	return o, nil
 }
 
 // newAggOp returns the aggregation of in under budget, spilling to dir.
@@ -128,6 +133,9 @@ func (o *aggOp) Next(ctx context.Context) (Row, error) {
 }
 
 func (o *aggOp) consume(ctx context.Context) error {
+	if o.par != nil {
+		return o.consumePartial(ctx)
+	}
 	keys := make(Row, len(o.p.GroupBy))
 	for {
 		r, err := o.in.Next(ctx)

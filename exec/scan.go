@@ -64,6 +64,13 @@ func (x *executor) scan(p *planner.Scan) (operator, error) {
 	if empty {
 		return &scanOp{p: p, empty: true}, nil
 	}
+	if ps := x.parallelScan(p, t); ps != nil {
+		if x.stats != nil {
+			ps.stats = &nodeStats{}
+			x.stats[scanStatsKey{p}] = ps.stats
+		}
+		return ps, nil
+	}
 	o := newScanOp(p, t, rs, x.env)
 	if x.stats != nil {
 		o.stats = &nodeStats{}
@@ -76,49 +83,93 @@ func (x *executor) scan(p *planner.Scan) (operator, error) {
 // the row marker.
 func newScanOp(p *planner.Scan, t kv.Table, rs kv.RowSet, env *evalEnv) *scanOp {
 	o := &scanOp{p: p, env: env, row: make(Row, len(p.Table.Columns))}
-	opts := kv.ReadOptions{Families: p.Families, Reverse: p.Reverse, Limit: scanLimit(p, env)}
-	opts.Columns = append(opts.Columns, kv.Column{Family: p.Table.MarkerFamily, Qualifier: planner.MarkerQualifier})
-	o.byID = make([]int, p.Table.NextColumnID)
-	for i := range o.byID {
-		o.byID[i] = -1
-	}
-	for _, ci := range p.Needed {
-		c := &p.Table.Columns[ci]
-		if src, ok := planner.WriteTimeSource(p.Table, ci); ok {
-			if o.wt == nil {
-				o.wt = make([]int, len(p.Table.Columns))
-				for i := range o.wt {
-					o.wt[i] = -1
-				}
-			}
-			o.wt[src] = ci
-			if p.Table.Columns[src].IsKey() {
-				o.keyWT = append(o.keyWT, ci)
-			}
-			continue
-		}
-		if !c.IsKey() {
-			o.byID[c.ID] = ci
-			opts.Columns = append(opts.Columns, kv.Column{Family: c.Family, Qualifier: c.Qualifier()})
-		}
-	}
-	if p.AsOf != nil {
-		if o.asOf, o.err = newAsOfRead(p, env, &opts); o.err != nil {
-			return o
-		}
-	}
-	if p.Filter != nil && o.asOf == nil {
-		o.late = newLateFilter(p)
+	opts := o.setUp(env)
+	if o.err != nil {
+		return o
 	}
 	o.it = t.Read(context.Background(), rs, opts)
 	// A full scan without a limit reads on two cores. Not inside a
 	// transaction block: its overlay merges the session's own writes,
 	// which the statement may change while the scan runs.
-	inTx := env != nil && env.sess != nil && env.sess.tx.tx != nil
-	if p.Access.Kind == planner.FullScan && opts.Limit == 0 && !inTx && runtime.GOMAXPROCS(0) > 1 {
+	if p.Access.Kind == planner.FullScan && opts.Limit == 0 && !inTxBlock(env) && runtime.GOMAXPROCS(0) > 1 {
 		o.it = newPrefetchIter(o.it)
 	}
 	return o
+}
+
+// setUp points o at p's scanSetup and returns the read options of this
+// execution; an AS OF value that fails to evaluate is left in o.err.
+func (o *scanOp) setUp(env *evalEnv) kv.ReadOptions {
+	p := o.p
+	su := scanSetupOf(p)
+	o.byID, o.wt, o.keyWT = su.byID, su.wt, su.keyWT
+	opts := kv.ReadOptions{Families: p.Families, Reverse: p.Reverse, Limit: scanLimit(p, env), Columns: su.cols}
+	if p.AsOf != nil {
+		if o.asOf, o.err = newAsOfRead(p, env, &opts); o.err != nil {
+			return opts
+		}
+	}
+	if o.asOf == nil {
+		o.late = su.late
+	}
+	return opts
+}
+
+func inTxBlock(env *evalEnv) bool {
+	return env != nil && env.sess != nil && env.sess.tx.tx != nil
+}
+
+// scanSetup is what a scan derives from its plan node alone, once per
+// node (planner.Scan.ExecCache) rather than once per execution: a
+// prepared point Get would otherwise rebuild it on every call. It is
+// shared by concurrent executions and never modified after it is built.
+type scanSetup struct {
+	byID  []int       // scanOp.byID
+	wt    []int       // scanOp.wt
+	keyWT []int       // scanOp.keyWT
+	cols  []kv.Column // kv.ReadOptions.Columns: the marker, then the needed non-key columns
+	late  *lateFilter // nil without a filter or when it cannot run early
+	// parallel reports that the filter may run on worker goroutines
+	// (parallel_safe.go); true without a filter.
+	parallel bool
+}
+
+func scanSetupOf(p *planner.Scan) *scanSetup {
+	return p.ExecCache(func() any { return newScanSetup(p) }).(*scanSetup)
+}
+
+func newScanSetup(p *planner.Scan) *scanSetup {
+	su := &scanSetup{byID: make([]int, p.Table.NextColumnID)}
+	su.cols = append(su.cols, kv.Column{Family: p.Table.MarkerFamily, Qualifier: planner.MarkerQualifier})
+	for i := range su.byID {
+		su.byID[i] = -1
+	}
+	for _, ci := range p.Needed {
+		c := &p.Table.Columns[ci]
+		if src, ok := planner.WriteTimeSource(p.Table, ci); ok {
+			if su.wt == nil {
+				su.wt = make([]int, len(p.Table.Columns))
+				for i := range su.wt {
+					su.wt[i] = -1
+				}
+			}
+			su.wt[src] = ci
+			if p.Table.Columns[src].IsKey() {
+				su.keyWT = append(su.keyWT, ci)
+			}
+			continue
+		}
+		if !c.IsKey() {
+			su.byID[c.ID] = ci
+			su.cols = append(su.cols, kv.Column{Family: c.Family, Qualifier: c.Qualifier()})
+		}
+	}
+	su.cols = su.cols[:len(su.cols):len(su.cols)] // an append by a reader copies
+	if p.Filter != nil {
+		su.late = newLateFilter(p)
+	}
+	su.parallel = p.Filter == nil || parallelSafe(p.Filter)
+	return su
 }
 
 // lateFilter is the plan of a scan's late materialisation (scanOp.late).

@@ -1,6 +1,10 @@
 package planner
 
-import "github.com/widesql/widesql/planner/types"
+import (
+	"sync/atomic"
+
+	"github.com/widesql/widesql/planner/types"
+)
 
 // Plan is a node of a query plan. Plans are immutable data; exec turns them
 // into operators. Columns describes the rows a node produces.
@@ -45,9 +49,27 @@ type Scan struct {
 	// constrained and why (EXPLAIN prints it; advisor.go).
 	FullScanReason string
 	cols           []ResultColumn
+	// execCache holds what the executor derives from this node alone
+	// (exec/scan.go's scanSetup: column maps, the kv columns, the late
+	// filter plan), built on first execution and shared by every later
+	// one, concurrent sessions of a cached plan included.
+	execCache atomic.Value
 }
 
 func (s *Scan) Columns() []ResultColumn { return s.cols }
+
+// ExecCache returns the value build derives from s, building it on the
+// first call. It is safe for concurrent use: racing callers may each run
+// build, one result is kept and every caller gets that one. build must
+// depend on s alone, and its result must not be modified afterwards (a
+// plan is immutable data); it must always return the same dynamic type.
+func (s *Scan) ExecCache(build func() any) any {
+	if v := s.execCache.Load(); v != nil {
+		return v
+	}
+	s.execCache.CompareAndSwap(nil, build())
+	return s.execCache.Load()
+}
 
 // Values produces literal rows (SELECT without FROM).
 type Values struct {

@@ -1,0 +1,17 @@
+package exec
+
+import "sync/atomic"
+
+// ParallelStarts counts the parallel scans started and those of them
+// that aggregated partially, for the tests in package exec_test. Tests
+// that read it must not run in parallel with each other.
+var ParallelStarts, PartialAggStarts atomic.Int64
+
+func init() {
+	testHookParallelStart = func(_ int, partialAgg bool) {
+		ParallelStarts.Add(1)
+		if partialAgg {
+			PartialAggStarts.Add(1)
+		}
+	}
+}
