@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"time"
 	"unicode/utf8"
 
@@ -27,6 +28,15 @@ import (
 // meanwhile, and a crash between the batches keeps them. Inside a
 // transaction block every batch goes to the transaction's write buffer
 // (bounded by kv/txn's MaxWriteBytes) and the block's end decides.
+//
+// An autocommit COPY into a table whose store can bulk-ingest
+// (kv.Ingester: kv/lsm) takes neither path: each row goes to the ingest
+// builder as it is parsed, which writes sorted files on the side, and
+// CopyDone installs them at once (all or nothing, also across a crash,
+// invisible until then) with memory bounded by the builder's chunk, not
+// the statement. Inside a block, for salted and wide tables (their
+// wrappers do not pass the capability through) and on other stores,
+// the batches above are used.
 const copyBatchBytes = 64 << 20
 
 // copyLoader turns COPY FROM input into rows and writes them: each value
@@ -53,19 +63,26 @@ type copyLoader struct {
 	all     []int
 
 	// Duplicate rowkeys within the COPY: while keys arrive in strictly
-	// increasing order (the usual bulk load) none can repeat, and keys
-	// just lists them; at the first key out of order seen indexes them
-	// all and checks every later key.
-	keys    [][]byte
-	last    []byte
-	seen    map[string]struct{}
-	slab    []types.Datum // rows are carved from it
+	// increasing order (the usual bulk load) none can repeat, and kbuf
+	// just lists them (key i is kbuf[koffs[i]:koffs[i+1]], one buffer
+	// without pointers: a million keys cost the collector nothing); at
+	// the first key out of order seen indexes them all and checks every
+	// later key.
+	kbuf    []byte
+	koffs   []int
+	seen    map[string]int // key -> ordinal in the COPY
+	slab    []types.Datum  // rows are carved from it
 	batch   []kv.RowMutation
 	rows    []Row // the rows of batch, for 23505 messages
 	lines   []int // their line numbers
 	size    int
 	written [][]byte // rowkeys applied by earlier batches (autocommit)
 	count   int64
+
+	// Bulk ingest: the builder and the line of each row given to it (to
+	// place a duplicate found at CopyDone).
+	ing      kv.IngestBuilder
+	ingLines []int32
 }
 
 func newCopyLoader(x *executor, p *planner.CopyFrom, loc *time.Location, autocommit bool) (*copyLoader, error) {
@@ -82,6 +99,15 @@ func newCopyLoader(x *executor, p *planner.CopyFrom, loc *time.Location, autocom
 	l.rd = lineReader{f: l.f, table: p.Table.Name}
 	if p.Format.Binary {
 		l.bin = &binaryReader{}
+	}
+	if in, ok := kvt.(kv.Ingester); ok && autocommit {
+		b, err := in.NewIngest(context.Background())
+		switch {
+		case err == nil:
+			l.ing = b
+		case !errors.Is(err, kv.ErrIngestUnsupported):
+			return nil, storageError(txnError(err))
+		}
 	}
 	return l, nil
 }
@@ -122,10 +148,57 @@ func (l *copyLoader) finish(ctx context.Context) (int64, error) {
 	if err := l.loadLines(ctx, true); err != nil {
 		return 0, err
 	}
+	if l.ing != nil {
+		err := l.ing.Commit(ctx)
+		l.ing = nil
+		if err != nil {
+			return 0, l.ingestError(err)
+		}
+		return l.count, nil
+	}
 	if err := l.flush(ctx); err != nil {
 		return 0, err
 	}
 	return l.count, nil
+}
+
+// ingestError maps an error of the ingest builder: a duplicate key (with
+// the rows before, or within the COPY) is 23505 with the row's line, as
+// the batches report it.
+func (l *copyLoader) ingestError(err error) error {
+	var ce *kv.ConditionError
+	if errors.As(err, &ce) {
+		row := make(Row, len(l.t.Columns))
+		if derr := decodeKeyInto(l.t, ce.Key, row); derr != nil {
+			return storageError(err)
+		}
+		e := uniqueError(l.t, row)
+		if n, ok := l.lineOfKey(ce.Key); ok {
+			return copyError(e, l.t.Name, n, "", nil, false)
+		}
+		return e
+	}
+	if errors.Is(err, kv.ErrIngestConflict) {
+		return pgerror.Wrap(err, pgerror.CodeSerializationFailure, "could not serialize access due to concurrent update")
+	}
+	return storageError(txnError(err))
+}
+
+// lineOfKey returns the line of the row with this key given to the
+// ingest builder.
+func (l *copyLoader) lineOfKey(key []byte) (int, bool) {
+	i := -1
+	if l.seen != nil {
+		if ord, ok := l.seen[string(key)]; ok {
+			i = ord
+		}
+	} else if j := sort.Search(len(l.koffs), func(j int) bool { return bytes.Compare(l.key(j), key) >= 0 }); j < len(l.koffs) && bytes.Equal(l.key(j), key) {
+		i = j
+	}
+	if i < 0 || i >= len(l.ingLines) {
+		return 0, false
+	}
+	return int(l.ingLines[i]), true
 }
 
 // line loads one line.
@@ -275,6 +348,26 @@ func (l *copyLoader) store(ctx context.Context, row Row, n int, line []byte) err
 	if err != nil {
 		return copyError(err, t.Name, n, "", line, line != nil)
 	}
+	if l.ing != nil {
+		// A NULL column's delete changes nothing in a new row: the
+		// builder takes Sets only.
+		sets := muts[:0]
+		for _, m := range muts {
+			if m.Kind == kv.SetCell {
+				sets = append(sets, m)
+			}
+		}
+		if err := l.ing.Add(kv.RowMutation{Key: key, Mutations: sets, Require: kv.RequireAbsent}); err != nil {
+			var ce *kv.ConditionError
+			if errors.As(err, &ce) { // a key of the COPY again (duplicate above finds it first)
+				return copyError(uniqueError(t, row), t.Name, n, "", nil, false)
+			}
+			return storageError(txnError(err))
+		}
+		l.ingLines = append(l.ingLines, int32(n))
+		l.count++
+		return nil
+	}
 	l.batch = append(l.batch, kv.RowMutation{Key: key, Mutations: muts, Require: kv.RequireAbsent})
 	l.rows = append(l.rows, row)
 	l.lines = append(l.lines, n)
@@ -303,22 +396,31 @@ func (l *copyLoader) newRow() Row {
 // remembers it.
 func (l *copyLoader) duplicate(key []byte) bool {
 	if l.seen == nil {
-		if l.last == nil || bytes.Compare(l.last, key) < 0 {
-			l.keys = append(l.keys, key)
-			l.last = key
+		if n := len(l.koffs); n == 0 || bytes.Compare(l.kbuf[l.koffs[n-1]:], key) < 0 {
+			l.koffs = append(l.koffs, len(l.kbuf))
+			l.kbuf = append(l.kbuf, key...)
 			return false
 		}
-		l.seen = make(map[string]struct{}, len(l.keys))
-		for _, k := range l.keys {
-			l.seen[string(k)] = struct{}{}
+		l.seen = make(map[string]int, len(l.koffs))
+		for i := range l.koffs {
+			l.seen[string(l.key(i))] = i
 		}
-		l.keys, l.last = nil, nil
+		l.kbuf, l.koffs = nil, nil
 	}
 	if _, dup := l.seen[string(key)]; dup {
 		return true
 	}
-	l.seen[string(key)] = struct{}{}
+	l.seen[string(key)] = len(l.seen)
 	return false
+}
+
+// key returns the i-th key of a COPY whose keys are in order so far.
+func (l *copyLoader) key(i int) []byte {
+	end := len(l.kbuf)
+	if i+1 < len(l.koffs) {
+		end = l.koffs[i+1]
+	}
+	return l.kbuf[l.koffs[i]:end]
 }
 
 // matchHeader checks a HEADER MATCH line against the column names.
@@ -371,6 +473,10 @@ func (l *copyLoader) flush(ctx context.Context) error {
 // earlier batches wrote outside a transaction block are deleted again.
 func (l *copyLoader) abort() {
 	l.batch, l.rows, l.lines = nil, nil, nil
+	if l.ing != nil {
+		l.ing.Abort()
+		l.ing = nil
+	}
 	ctx := context.Background()
 	for len(l.written) > 0 {
 		n := min(len(l.written), 10000)

@@ -52,13 +52,15 @@ func (s *Store) compactNeeded(ctx context.Context, all bool) error {
 		if s.stopping() {
 			return nil
 		}
-		if err := s.compactStore(sr); err != nil {
+		if err := s.compactStore(sr, all); err != nil {
 			return err
 		}
 	}
 	s.mu.Lock()
 	for _, sr := range todo {
-		sr.r.rewrite = false
+		// Files an open snapshot still keeps out of compaction
+		// (installSeq) may extend past the region yet.
+		sr.r.rewrite = sr.r.extendsPastLocked()
 	}
 	var regions []*region
 	for _, t := range s.tables {
@@ -83,7 +85,19 @@ func (s *Store) compactNeeded(ctx context.Context, all bool) error {
 // oldest open one may see. It includes every file of the store and memtable
 // entries are newer than any file entry, so tombstones at or below the
 // oldest snapshot have nothing left to delete and are dropped too.
-func (s *Store) compactStore(sr storeRef) error {
+//
+// With all false, files that share no row with another file of the store,
+// lie inside the region and are not small stay as they are (a trivial
+// move, in LevelDB's terms): a bulk load in key order (ingest.go, or
+// flushes of ascending keys) makes many such files, and rewriting them
+// gains nothing, since reads concatenate files that do not overlap
+// (runIter). Leaving them out is safe for dropping tombstones: a
+// tombstone covers only entries of its own row. A file a bulk ingest
+// installed above the oldest snapshot is left out too: that snapshot must
+// not see it, and the output is visible to every snapshot (see
+// ingest.go for why the tombstones of the others cannot cover its rows).
+func (s *Store) compactStore(sr storeRef, all bool) error {
+	smin := s.oldestSnapshot()
 	s.mu.Lock()
 	// A region split since the caller looked is gone: its state still
 	// lists files its children may have released.
@@ -93,7 +107,7 @@ func (s *Store) compactStore(sr storeRef) error {
 	}
 	set := sr.t.families()
 	fams, fi := set.fams, set.idx[sr.fam]
-	inputs := slices.Clone(sr.r.state.files[fi])
+	inputs := compactionInputs(sr.r, sr.r.state.files[fi], smin, all, s.opts.MemtableSize/16)
 	for _, f := range inputs {
 		f.refs.Add(1)
 	}
@@ -106,7 +120,6 @@ func (s *Store) compactStore(sr storeRef) error {
 	if len(inputs) == 0 {
 		return nil
 	}
-	smin := s.oldestSnapshot()
 	out, err := s.writeCompaction(sr, fams, fi, inputs, smin)
 	if err != nil {
 		// The inputs stay in place: nothing is lost, the background
@@ -218,4 +231,54 @@ func (s *Store) writeCompaction(sr storeRef, fams []famInfo, fi int, inputs []*f
 		return nil, err
 	}
 	return f, nil
+}
+
+// compactionInputs picks the files of a store to merge (see compactStore);
+// none when merging would change nothing; with mu held.
+func compactionInputs(r *region, files []*fileMeta, smin uint64, all bool, keepSize int64) []*fileMeta {
+	var inputs []*fileMeta
+	for _, f := range files {
+		if f.installSeq > smin {
+			continue
+		}
+		if !all && f.size >= keepSize && r.holds(f) && !sharesRows(f, files) {
+			continue
+		}
+		inputs = append(inputs, f)
+	}
+	if len(inputs) == 1 && !all && r.holds(inputs[0]) {
+		return nil
+	}
+	return inputs
+}
+
+// holds reports whether f's rows lie inside r.
+func (r *region) holds(f *fileMeta) bool {
+	return (r.lower == nil || bytes.Compare(ikey.RowPrefixOf(f.smallest), r.lower) >= 0) &&
+		(r.upper == nil || bytes.Compare(ikey.RowPrefixOf(f.largest), r.upper) < 0)
+}
+
+// extendsPastLocked reports whether a file of r has rows outside it (a
+// split's shared files, an ingest's file spanning regions); with mu held.
+func (r *region) extendsPastLocked() bool {
+	for _, fs := range r.state.files {
+		for _, f := range fs {
+			if !r.holds(f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sharesRows reports whether a file of files other than f holds a row in
+// f's row range.
+func sharesRows(f *fileMeta, files []*fileMeta) bool {
+	lo, hi := ikey.RowPrefixOf(f.smallest), ikey.RowPrefixOf(f.largest)
+	for _, o := range files {
+		if o != f && bytes.Compare(lo, ikey.RowPrefixOf(o.largest)) <= 0 && bytes.Compare(ikey.RowPrefixOf(o.smallest), hi) <= 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -70,6 +70,17 @@
 // are dropped. Files are reference-counted by region states and open reads,
 // and deleted when the last reference goes.
 //
+// # Bulk ingest
+//
+// Table implements kv.Ingester (ingest.go): rows go into sorted files built
+// on the side, installed by one manifest edit under manifestMu and
+// commitMu after a uniqueness check, never through the WAL or a memtable.
+// Keys carry a sequence number reserved when the builder starts; the file
+// records the install's own (installSeq, in the manifest), and a read at
+// a lower seq does not see the file (snapRegionAt). Compaction leaves such
+// a file out while an older snapshot is open, and leaves alone files that
+// share no row with another file of the store and lie inside the region.
+//
 // # Concurrency
 //
 // commitMu orders commits and WAL rotation; manifestMu serializes manifest

@@ -429,7 +429,8 @@ func (s *Store) openFile(mf manifestFile) (*fileMeta, error) {
 		file.Close()
 		return nil, fmt.Errorf("open %s: %w", name, err)
 	}
-	f := &fileMeta{num: mf.Num, smallest: mf.Smallest, largest: mf.Largest, size: mf.Size, entries: mf.Entries, reader: rd}
+	f := &fileMeta{num: mf.Num, smallest: mf.Smallest, largest: mf.Largest, size: mf.Size, entries: mf.Entries,
+		reader: rd, installSeq: mf.InstallSeq}
 	f.refs.Store(1)
 	s.liveFiles.Add(1)
 	return f, nil

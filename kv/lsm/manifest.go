@@ -59,6 +59,7 @@ type manifestFile struct {
 	Num               uint64
 	Smallest, Largest []byte
 	Size, Entries     int64
+	InstallSeq        uint64 `json:",omitempty"` // fileMeta.installSeq
 }
 
 func encodeManifest(m *manifestData) ([]byte, error) {

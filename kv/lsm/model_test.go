@@ -545,6 +545,8 @@ type modelRun struct {
 	tables []kv.Table
 	models []*refTable
 	ops    []string // every operation, for the history printed on failure
+
+	ingested, ingestRefused int // bulk ingests committed, and refused as expected
 }
 
 const modelDir = "db"
@@ -841,6 +843,8 @@ func testModel(t *testing.T, seed uint64, steps int) bool {
 		switch n := r.g.r.IntN(100); {
 		case n < 45:
 			r.apply(i)
+		case n < 50:
+			r.ingest(i)
 		case n < 70:
 			rs, o := r.g.read(spec)
 			r.note("read %s %s %+v", modelTables[i].name, fmtRowSet(rs), o)
@@ -896,8 +900,8 @@ func testModel(t *testing.T, seed uint64, steps int) bool {
 	for _, m := range r.models {
 		rows, kept, dropped = rows+len(m.rows), kept+m.kept, dropped+m.dropped
 	}
-	t.Logf("seed %d: %d steps, %d rows at the end, regions %v; resurfaced old versions: %d kept, %d garbage-collected",
-		seed, steps, rows, regions, kept, dropped)
+	t.Logf("seed %d: %d steps, %d rows at the end, regions %v; resurfaced old versions: %d kept, %d garbage-collected; ingests: %d committed, %d refused",
+		seed, steps, rows, regions, kept, dropped, r.ingested, r.ingestRefused)
 	return regions["t1"] > 1
 }
 

@@ -21,6 +21,11 @@ type fileMeta struct {
 	size, entries     int64
 	reader            *sstable.Reader
 	refs              atomic.Int32
+	// installSeq is set on a file installed by a bulk ingest (ingest.go):
+	// a read at a sequence number below it does not see the file (its
+	// keys carry an older one). 0 for every other file. Written under
+	// Store.mu before the file is published, then immutable.
+	installSeq uint64
 }
 
 // regionState is an immutable snapshot of a region's data: replaced, never

@@ -2,6 +2,7 @@ package lsm
 
 import (
 	"bytes"
+	"math"
 
 	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/kv/lsm/internal/sstable"
@@ -63,7 +64,7 @@ func (s *Store) acquireLocked(t *table, sp []kv.Span, famMask []bool, seq uint64
 				break
 			}
 			if i > last {
-				rs.regions = append(rs.regions, s.snapRegion(r, famMask))
+				rs.regions = append(rs.regions, s.snapRegionAt(r, famMask, seq))
 				last = i
 			}
 			if x.Point {
@@ -74,13 +75,25 @@ func (s *Store) acquireLocked(t *table, sp []kv.Span, famMask []bool, seq uint64
 	return rs
 }
 
+// snapRegion is snapRegionAt for a read at the last reserved sequence
+// number (the write path's), which sees every installed file.
 func (s *Store) snapRegion(r *region, famMask []bool) regionSnap {
+	return s.snapRegionAt(r, famMask, math.MaxUint64)
+}
+
+// snapRegionAt refs r's files of the families in famMask (nil: all) that
+// a read at seq sees: all but those a bulk ingest installed at a larger
+// sequence number (ingest.go); with mu held.
+func (s *Store) snapRegionAt(r *region, famMask []bool, seq uint64) regionSnap {
 	rs := regionSnap{r: r, st: r.state}
 	for fi, fs := range r.state.files {
 		if famMask != nil && !famMask[fi] {
 			continue
 		}
 		for _, f := range fs {
+			if f.installSeq > seq {
+				continue
+			}
 			f.refs.Add(1)
 			rs.files = append(rs.files, f)
 		}

@@ -231,6 +231,42 @@ func (a *autocommitTable) ReadMulti(ctx context.Context, sets []kv.RowSet, opts 
 	return out
 }
 
+var _ kv.Ingester = (*autocommitTable)(nil)
+
+// NewIngest implements kv.Ingester by passing through to the live table
+// (kv.ErrIngestUnsupported if it cannot ingest). The builder's Commit
+// takes a commit number as Apply does, unregistered: Begin waits for the
+// install, and transactions live meanwhile do not check their writes
+// against the ingested keys. Those keys were absent before, so such a
+// transaction cannot have read them; an insert of one still fails its
+// RequireAbsent at commit.
+func (a *autocommitTable) NewIngest(ctx context.Context) (kv.IngestBuilder, error) {
+	in, ok := a.Table.(kv.Ingester)
+	if !ok {
+		return nil, kv.ErrIngestUnsupported
+	}
+	b, err := in.NewIngest(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &autocommitIngest{IngestBuilder: b, m: a.m}, nil
+}
+
+type autocommitIngest struct {
+	kv.IngestBuilder
+	m *Manager
+}
+
+func (b *autocommitIngest) Commit(ctx context.Context) error {
+	m := b.m
+	m.mu.Lock()
+	num := m.takeLocked(nil)
+	m.mu.Unlock()
+	err := b.IngestBuilder.Commit(ctx)
+	m.finish(num)
+	return err
+}
+
 func (a *autocommitTable) Apply(ctx context.Context, batch []kv.RowMutation) error {
 	m := a.m
 	var keys map[uint64]struct{}

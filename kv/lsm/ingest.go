@@ -1,0 +1,752 @@
+package lsm
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"sort"
+
+	"github.com/widesql/widesql/kv"
+	"github.com/widesql/widesql/kv/lsm/internal/ikey"
+)
+
+// Bulk ingest (kv.Ingester): rows are written as sorted files on the side
+// and installed by one manifest edit, never through the WAL or a memtable.
+//
+// Sequence numbers. A builder reserves one sequence number S0 when it
+// starts, and every key it writes carries it. The install reserves
+// another, G, records it in each file's manifest entry (installSeq) and
+// publishes it: a read at seq X sees a file only if X >= G (snapRegionAt),
+// so reads and snapshots that started before the install never see the
+// rows, even though their keys carry S0 < G. The rows' keys must order
+// correctly against every other entry of the same rows: entries older than
+// S0 are older, entries written after the install are newer than G. The
+// install refuses (kv.ErrIngestConflict) a row that got an entry between
+// S0 and G; a live entry is a duplicate key (kv.ConditionError) either way.
+// Compaction leaves a file alone while a snapshot below its installSeq is
+// open (compact.go), and writes what it merges with installSeq 0.
+//
+// Input in increasing key order (the usual bulk load) streams straight
+// into the family files, cut at region boundaries and at about fileBytes.
+// At the first key out of order the files so far become a run, and later
+// rows are buffered up to chunkBytes, sorted and written as further runs;
+// Commit k-way merges runs that overlap into final files. Memory stays
+// bounded by chunkBytes either way. Duplicate keys are found by the order
+// check, the chunk sort and the merge.
+
+// Ingest sizes.
+const (
+	ingestChunkBytes = 16 << 20 // unsorted rows buffered before a sort
+	ingestFileBytes  = 64 << 20 // files are cut at about this size
+)
+
+var _ kv.Ingester = (*Table)(nil)
+
+// NewIngest implements kv.Ingester.
+func (h *Table) NewIngest(ctx context.Context) (kv.IngestBuilder, error) {
+	s, t := h.s, h.t
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.commitMu.Lock()
+	s.mu.Lock()
+	err := s.writableLocked(t)
+	var bounds [][]byte
+	for _, r := range t.regions[1:] {
+		bounds = append(bounds, r.lower)
+	}
+	s.mu.Unlock()
+	if err != nil {
+		s.commitMu.Unlock()
+		return nil, err
+	}
+	seq := s.lastSeq.Add(1)
+	s.commitMu.Unlock()
+	return &ingestBuilder{s: s, t: t, seq: seq, bounds: bounds, sorted: true,
+		chunkBytes: ingestChunkBytes, fileBytes: ingestFileBytes}, nil
+}
+
+// ingEnt is one entry of a row being ingested.
+type ingEnt struct {
+	key, val []byte
+	fam      string
+}
+
+// ingFile is a finished file of an ingest and its family.
+type ingFile struct {
+	f   *fileMeta
+	fam string
+}
+
+// chunkRow is a buffered row of unsorted input.
+type chunkRow struct {
+	key  []byte
+	ord  int
+	ents []ingEnt
+}
+
+type ingestBuilder struct {
+	s      *Store
+	t      *table
+	seq    uint64   // S0: every key carries it
+	bounds [][]byte // region start row prefixes at the start: files never cross one
+
+	chunkBytes int
+	fileBytes  int64
+
+	n      int    // rows added
+	sorted bool   // every row so far came in increasing key order
+	last   []byte // the last row's key while sorted
+	cur    *runWriter
+	runs   [][]ingFile
+
+	chunk     []chunkRow
+	chunkSize int
+	block     []byte // arena of the chunk's rows
+
+	rowBuf []byte            // the current row's entries (sorted mode)
+	prefix []byte            // the current row's prefix
+	famEsc map[string][]byte // escaped family names
+	ents   []ingEnt          // scratch
+	err    error             // sticky
+	done   bool
+}
+
+// Add implements kv.IngestBuilder.
+func (b *ingestBuilder) Add(rm kv.RowMutation) error {
+	if b.done {
+		return errorf("ingest into %q: builder already ended: %w", b.t.name, kv.ErrInvalidArgument)
+	}
+	if b.err != nil {
+		return b.err
+	}
+	if err := validateRowMutation(b.t, &rm); err != nil {
+		return errorf("ingest into %q: row %d: %w", b.t.name, b.n, err)
+	}
+	if rm.Require != kv.RequireAbsent || rm.RequireColumn != nil {
+		return errorf("ingest into %q: row %d: rows must be RequireAbsent: %w", b.t.name, b.n, kv.ErrInvalidArgument)
+	}
+	for i := range rm.Mutations {
+		if rm.Mutations[i].Kind != kv.SetCell {
+			return errorf("ingest into %q: row %d: only SetCell mutations: %w", b.t.name, b.n, kv.ErrInvalidArgument)
+		}
+	}
+	ord := b.n
+	b.n++
+	if b.sorted {
+		if b.last == nil || bytes.Compare(rm.Key, b.last) > 0 {
+			b.last = append(b.last[:0], rm.Key...)
+			b.rowBuf = b.rowBuf[:0]
+			ents := b.encodeRow(&rm, func(n int) []byte {
+				start := len(b.rowBuf)
+				b.rowBuf = slices.Grow(b.rowBuf, n)[:start+n]
+				return b.rowBuf[start : start+n : start+n]
+			})
+			return b.fail(b.writer().addRow(ents))
+		}
+		if bytes.Equal(rm.Key, b.last) {
+			return b.fail(&kv.ConditionError{Index: ord, Key: bytes.Clone(rm.Key)})
+		}
+		// The first key out of order: what was written is the first run.
+		b.sorted, b.last = false, nil
+		if err := b.fail(b.finishRun()); err != nil {
+			return err
+		}
+	}
+	row := chunkRow{key: b.alloc(len(rm.Key)), ord: ord}
+	copy(row.key, rm.Key)
+	row.ents = slices.Clone(b.encodeRow(&rm, b.alloc))
+	b.chunk = append(b.chunk, row)
+	b.chunkSize += len(row.key) + 64
+	for _, e := range row.ents {
+		b.chunkSize += len(e.key) + len(e.val) + 64
+	}
+	if b.chunkSize >= b.chunkBytes {
+		return b.fail(b.flushChunk())
+	}
+	return nil
+}
+
+// encodeRow returns the entries of rm in key order (a later Set of the
+// same cell replaces an earlier one), carving their bytes with alloc.
+// The result aliases b.ents.
+func (b *ingestBuilder) encodeRow(rm *kv.RowMutation, alloc func(int) []byte) []ingEnt {
+	b.prefix = ikey.RowPrefix(b.prefix[:0], rm.Key)
+	b.ents = b.ents[:0]
+	for i := range rm.Mutations {
+		m := &rm.Mutations[i]
+		fam := b.famEsc[m.Family]
+		if fam == nil {
+			if b.famEsc == nil {
+				b.famEsc = map[string][]byte{}
+			}
+			fam = ikey.AppendEscaped(nil, []byte(m.Family))
+			b.famEsc[m.Family] = fam
+		}
+		n := len(b.prefix) + len(fam) + escLen(m.Qualifier) + ikey.TrailerLen
+		buf := alloc(n + len(m.Value))
+		k := append(append(buf[:0], b.prefix...), fam...)
+		k = ikey.AppendEscaped(k, m.Qualifier)
+		k = ikey.AppendTrailer(k, int64(m.Timestamp), b.seq, ikey.KindSet)
+		v := buf[len(k) : len(k)+copy(buf[len(k):], m.Value)]
+		b.ents = append(b.ents, ingEnt{key: k, val: v, fam: m.Family})
+	}
+	if !slices.IsSortedFunc(b.ents, func(x, y ingEnt) int { return bytes.Compare(x.key, y.key) }) {
+		slices.SortStableFunc(b.ents, func(x, y ingEnt) int { return bytes.Compare(x.key, y.key) })
+	}
+	// Keep the last of equal keys (Apply: a Set replaces the cell).
+	out := b.ents[:0]
+	for i, e := range b.ents {
+		if i+1 < len(b.ents) && bytes.Equal(e.key, b.ents[i+1].key) {
+			continue
+		}
+		out = append(out, e)
+	}
+	b.ents = out
+	return out
+}
+
+// alloc carves n bytes out of the chunk's arena.
+func (b *ingestBuilder) alloc(n int) []byte {
+	if n > cap(b.block)-len(b.block) {
+		b.block = make([]byte, 0, max(n, 1<<20))
+	}
+	start := len(b.block)
+	b.block = b.block[:start+n]
+	return b.block[start : start+n : start+n]
+}
+
+func (b *ingestBuilder) fail(err error) error {
+	if err != nil && b.err == nil {
+		b.err = err
+	}
+	return err
+}
+
+func (b *ingestBuilder) writer() *runWriter {
+	if b.cur == nil {
+		b.cur = &runWriter{b: b}
+	}
+	return b.cur
+}
+
+// finishRun closes the current run's files and records the run.
+func (b *ingestBuilder) finishRun() error {
+	if b.cur == nil {
+		return nil
+	}
+	w := b.cur
+	b.cur = nil
+	err := w.finish()
+	if len(w.files) > 0 {
+		b.runs = append(b.runs, w.files)
+	}
+	return err
+}
+
+// flushChunk sorts the buffered rows and writes them as a run.
+func (b *ingestBuilder) flushChunk() error {
+	if len(b.chunk) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(b.chunk, func(x, y chunkRow) int { return bytes.Compare(x.key, y.key) })
+	for i := 1; i < len(b.chunk); i++ {
+		if bytes.Equal(b.chunk[i-1].key, b.chunk[i].key) {
+			return &kv.ConditionError{Index: b.chunk[i].ord, Key: bytes.Clone(b.chunk[i].key)}
+		}
+	}
+	w := b.writer()
+	for i := range b.chunk {
+		if err := w.addRow(b.chunk[i].ents); err != nil {
+			return err
+		}
+	}
+	clear(b.chunk)
+	b.chunk, b.chunkSize, b.block = b.chunk[:0], 0, nil
+	return b.finishRun()
+}
+
+// Commit implements kv.IngestBuilder.
+func (b *ingestBuilder) Commit(ctx context.Context) error {
+	if b.done {
+		return errorf("ingest into %q: builder already ended: %w", b.t.name, kv.ErrInvalidArgument)
+	}
+	b.done = true
+	files, err := b.final(ctx)
+	if err == nil && len(files) > 0 {
+		var installed bool
+		installed, err = b.s.installIngest(ctx, b.t, b.seq, files)
+		if installed {
+			files = nil // the regions own them now
+		}
+	}
+	for _, f := range files {
+		b.s.unref(f.f)
+	}
+	return err
+}
+
+// final finishes the input and returns the files to install: the runs as
+// they are if they do not overlap, else their merge.
+func (b *ingestBuilder) final(ctx context.Context) ([]ingFile, error) {
+	err := b.err
+	if err == nil {
+		err = b.finishRun()
+	}
+	if err == nil {
+		err = b.flushChunk()
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		b.discard()
+		return nil, err
+	}
+	runs := b.runs
+	b.runs = nil
+	var all []ingFile
+	for _, r := range runs {
+		all = append(all, r...)
+	}
+	if !runsOverlap(runs) {
+		return all, nil
+	}
+	out, err := b.merge(ctx, runs)
+	for _, f := range all {
+		b.s.unref(f.f)
+	}
+	return out, err
+}
+
+// runRange is the row-prefix range of a run's files.
+func runRange(files []ingFile) (lo, hi []byte) {
+	for _, f := range files {
+		l, h := ikey.RowPrefixOf(f.f.smallest), ikey.RowPrefixOf(f.f.largest)
+		if lo == nil || bytes.Compare(l, lo) < 0 {
+			lo = l
+		}
+		if hi == nil || bytes.Compare(h, hi) > 0 {
+			hi = h
+		}
+	}
+	return lo, hi
+}
+
+// runsOverlap reports whether two runs share a row range.
+func runsOverlap(runs [][]ingFile) bool {
+	type rng struct{ lo, hi []byte }
+	var rs []rng
+	for _, r := range runs {
+		lo, hi := runRange(r)
+		rs = append(rs, rng{lo, hi})
+	}
+	slices.SortFunc(rs, func(x, y rng) int { return bytes.Compare(x.lo, y.lo) })
+	for i := 1; i < len(rs); i++ {
+		if bytes.Compare(rs[i-1].hi, rs[i].lo) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// taggedIter is a run's file in a merge: the run tells duplicates apart.
+type taggedIter struct {
+	sstIter
+	run int
+}
+
+// merge k-way merges runs into new files; a row found in two runs is a
+// duplicate key.
+func (b *ingestBuilder) merge(ctx context.Context, runs [][]ingFile) (_ []ingFile, err error) {
+	var children []internalIter
+	for ri, r := range runs {
+		for _, f := range r {
+			children = append(children, &taggedIter{sstIter{f.f.reader.NewIter()}, ri})
+		}
+	}
+	it := newMergingIter(children)
+	defer it.Close()
+	w := &runWriter{b: b}
+	defer func() {
+		if err != nil {
+			w.abort()
+		}
+	}()
+	var row []byte
+	rowRun := -1
+	type span struct {
+		ko, vo, end int
+		fam         string
+	}
+	var spans []span
+	var arena []byte
+	var ents []ingEnt
+	flush := func() error {
+		if len(spans) == 0 {
+			return nil
+		}
+		ents = ents[:0]
+		for _, sp := range spans {
+			ents = append(ents, ingEnt{key: arena[sp.ko:sp.vo], val: arena[sp.vo:sp.end], fam: sp.fam})
+		}
+		err := w.addRow(ents)
+		spans, arena = spans[:0], arena[:0]
+		return err
+	}
+	n := 0
+	for it.First(); it.Valid(); it.Next() {
+		if n++; n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		k := it.Key()
+		parsed, perr := ikey.Parse(k)
+		if perr != nil {
+			return nil, errorf("ingest: bad internal key %q: %w", k, errCorrupt)
+		}
+		run := it.h[0].it.(*taggedIter).run
+		if !bytes.Equal(parsed.Row, row) {
+			if err := flush(); err != nil {
+				return nil, err
+			}
+			row, rowRun = append(row[:0], parsed.Row...), run
+		} else if run != rowRun {
+			return nil, &kv.ConditionError{Index: -1, Key: ikey.Unescape(nil, parsed.Row)}
+		}
+		sp := span{ko: len(arena), fam: string(ikey.Unescape(nil, parsed.Family))}
+		arena = append(arena, k...)
+		sp.vo = len(arena)
+		arena = append(arena, it.Value()...)
+		sp.end = len(arena)
+		spans = append(spans, sp)
+	}
+	if err := it.Err(); err != nil {
+		return nil, err
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	if err := w.finish(); err != nil {
+		return nil, err
+	}
+	return w.files, nil
+}
+
+// Abort implements kv.IngestBuilder.
+func (b *ingestBuilder) Abort() {
+	b.done = true
+	b.discard()
+}
+
+// discard removes every file written and drops the buffered rows.
+func (b *ingestBuilder) discard() {
+	if b.cur != nil {
+		b.cur.abort()
+		b.cur = nil
+	}
+	for _, r := range b.runs {
+		for _, f := range r {
+			b.s.unref(f.f)
+		}
+	}
+	b.runs = nil
+	clear(b.chunk)
+	b.chunk, b.block = nil, nil
+}
+
+// runWriter writes rows in increasing key order into one file per family,
+// cutting all of them at region boundaries and when one reaches the
+// builder's fileBytes, so a file never spans two regions (as of the
+// start) and rows never span two files of one family.
+type runWriter struct {
+	b     *ingestBuilder
+	ws    map[string]*fileWriter
+	order []string // families of ws in creation order
+	cut   []byte   // the open files must end before this row prefix; nil: no bound
+	files []ingFile
+}
+
+// addRow writes one row's entries (sorted, all of one row).
+func (w *runWriter) addRow(ents []ingEnt) error {
+	if len(ents) == 0 {
+		return nil
+	}
+	prefix := ikey.RowPrefixOf(ents[0].key)
+	if len(w.ws) > 0 {
+		full := w.cut != nil && bytes.Compare(prefix, w.cut) >= 0
+		for _, fw := range w.ws {
+			full = full || fw.w.EstimatedSize() >= w.b.fileBytes
+		}
+		if full {
+			if err := w.finish(); err != nil {
+				return err
+			}
+		}
+	}
+	if len(w.ws) == 0 {
+		bs := w.b.bounds
+		i := sort.Search(len(bs), func(i int) bool { return bytes.Compare(bs[i], prefix) > 0 })
+		w.cut = nil
+		if i < len(bs) {
+			w.cut = bs[i]
+		}
+	}
+	for _, e := range ents {
+		fw := w.ws[e.fam]
+		if fw == nil {
+			fs := w.b.t.families()
+			fi, ok := fs.idx[e.fam]
+			if !ok {
+				return errorf("ingest into %q: family %q: %w", w.b.t.name, e.fam, kv.ErrFamilyNotFound)
+			}
+			var err error
+			if fw, err = w.b.s.newFileWriter(&fs.fams[fi]); err != nil {
+				return err
+			}
+			if w.ws == nil {
+				w.ws = map[string]*fileWriter{}
+			}
+			w.ws[e.fam] = fw
+			w.order = append(w.order, e.fam)
+		}
+		if err := fw.add(e.key, e.val); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finish completes the open files.
+func (w *runWriter) finish() error {
+	var err error
+	for _, fam := range w.order {
+		fw := w.ws[fam]
+		if err != nil {
+			fw.abort()
+			continue
+		}
+		var f *fileMeta
+		if f, err = fw.finish(); err == nil {
+			w.files = append(w.files, ingFile{f: f, fam: fam})
+		}
+	}
+	clear(w.ws)
+	w.order = w.order[:0]
+	return err
+}
+
+// abort removes the run's files, finished or not.
+func (w *runWriter) abort() {
+	for _, fam := range w.order {
+		w.ws[fam].abort()
+	}
+	clear(w.ws)
+	w.order = w.order[:0]
+	for _, f := range w.files {
+		w.b.s.unref(f.f)
+	}
+	w.files = nil
+}
+
+// installIngest makes files (with one reference each) part of t's regions
+// in one manifest edit: it checks that their rows are new, takes the
+// install sequence number G, attaches each file to every region it
+// overlaps, saves the manifest, and publishes G once every earlier commit
+// is synced. installed reports whether the regions took the files (then
+// even an error leaves them there: the store failed).
+func (s *Store) installIngest(ctx context.Context, t *table, seq uint64, files []ingFile) (installed bool, _ error) {
+	// The files must be durable before the manifest names them (each
+	// file was synced when finished).
+	if err := s.fs.SyncDir(s.dir); err != nil {
+		return false, errorf("ingest: sync %s: %w", s.dir, err)
+	}
+	s.manifestMu.Lock()
+	defer s.manifestMu.Unlock()
+	s.commitMu.Lock()
+	locked := true
+	defer func() {
+		if locked {
+			s.commitMu.Unlock()
+		}
+	}()
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	s.mu.Lock()
+	err := s.writableLocked(t)
+	regions := t.regions // stable: splits hold manifestMu
+	s.mu.Unlock()
+	if err != nil {
+		return false, err
+	}
+	if err := s.ingestCheck(t, regions, seq, files); err != nil {
+		return false, err
+	}
+
+	g := s.lastSeq.Add(1)
+	s.mu.Lock()
+	fs := t.families()
+	states := map[*region]*regionState{}
+	for _, f := range files {
+		fi, ok := fs.idx[f.fam]
+		if !ok {
+			s.mu.Unlock()
+			return false, errorf("ingest into %q: family %q: %w", t.name, f.fam, kv.ErrFamilyNotFound)
+		}
+		f.f.installSeq = g
+		lo, hi := ikey.RowPrefixOf(f.f.smallest), ikey.RowPrefixOf(f.f.largest)
+		first := true
+		for _, r := range regions {
+			if (r.upper != nil && bytes.Compare(lo, r.upper) >= 0) || (r.lower != nil && bytes.Compare(hi, r.lower) < 0) {
+				continue
+			}
+			st := states[r]
+			if st == nil {
+				c := *r.state
+				c.files = slices.Clone(c.files)
+				st = &c
+				states[r] = st
+			}
+			st.files[fi] = append(slices.Clone(st.files[fi]), f.f)
+			if !first {
+				f.f.refs.Add(1)
+			}
+			first = false
+			if (r.lower != nil && bytes.Compare(lo, r.lower) < 0) || (r.upper != nil && bytes.Compare(hi, r.upper) >= 0) {
+				r.rewrite = true // the file extends past the region: compaction clamps it
+			}
+			if fi == 0 {
+				r.rows.Add(f.f.entries)
+			}
+		}
+		if first { // cannot happen: the regions cover the key space
+			s.mu.Unlock()
+			panic("lsm: ingest file outside every region")
+		}
+	}
+	for r, st := range states {
+		r.state = st
+	}
+	s.mu.Unlock()
+	if err := s.saveManifest(); err != nil {
+		return true, err // the store failed; G is never published
+	}
+	// Publishing G makes every entry below it visible: wait until every
+	// earlier commit is synced. An empty batch record is the barrier (on
+	// replay it only raises the last sequence number to G).
+	wb := walBatch{tableID: t.id, firstSeq: g + 1}
+	wait := s.wal.AppendAsync(wb.finishBody(wb.encodeBody(nil)))
+	s.commitMu.Unlock()
+	locked = false
+	if err := wait(); err != nil {
+		err = errorf("ingest into %q: WAL: %w", t.name, err)
+		s.fail(err)
+		return true, err
+	}
+	for {
+		v := s.visibleSeq.Load()
+		if v >= g || s.visibleSeq.CompareAndSwap(v, g) {
+			break
+		}
+	}
+	s.kick()
+	return true, nil
+}
+
+// ingestCheck checks that no row of files has a live cell in t, and that
+// none got an entry after the ingest started (seq S0), with commitMu held.
+// Files whose row range no memtable or file of the region overlaps (a
+// fresh key range: the usual case) are clean at the cost of a few
+// compares; otherwise each row is checked as prepare does.
+func (s *Store) ingestCheck(t *table, regions []*region, seq uint64, files []ingFile) error {
+	snap := s.lastSeq.Load()
+	for _, f := range files {
+		lo, hi := ikey.RowPrefixOf(f.f.smallest), ikey.RowPrefixOf(f.f.largest)
+		for _, r := range regions {
+			if (r.upper != nil && bytes.Compare(lo, r.upper) >= 0) || (r.lower != nil && bytes.Compare(hi, r.lower) < 0) {
+				continue
+			}
+			s.mu.Lock()
+			st := r.state
+			s.mu.Unlock()
+			if !st.overlaps(lo, hi) {
+				continue
+			}
+			if err := s.ingestCheckRows(t, r, st, f.f, seq, snap); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ingestCheckRows checks each row of f in r's range against r.
+func (s *Store) ingestCheckRows(t *table, r *region, st *regionState, f *fileMeta, seq, snap uint64) error {
+	it := f.reader.NewIter()
+	defer it.Close()
+	if r.lower != nil {
+		it.SeekGE(r.lower)
+	} else {
+		it.First()
+	}
+	var last []byte
+	for ; it.Valid(); it.Next() {
+		k := it.Key()
+		if r.upper != nil && bytes.Compare(k, r.upper) >= 0 {
+			break
+		}
+		p := ikey.RowPrefixOf(k)
+		if p == nil {
+			return errorf("ingest: bad internal key %q: %w", k, errCorrupt)
+		}
+		if bytes.Equal(p, last) {
+			continue
+		}
+		last = append(last[:0], p...)
+		if !st.mayHoldRow(last) {
+			continue
+		}
+		if err := s.ingestCheckRow(t, r, last, seq, snap); err != nil {
+			return err
+		}
+	}
+	return it.Err()
+}
+
+// ingestCheckRow reads the row with prefix prefix in r at snap: a live
+// cell is a duplicate key, an entry newer than seq a conflict.
+func (s *Store) ingestCheckRow(t *table, r *region, prefix []byte, seq, snap uint64) error {
+	s.mu.Lock()
+	s.snapshots[snap]++
+	rs := &readSnap{seq: snap, regions: []regionSnap{s.snapRegion(r, nil)}}
+	s.mu.Unlock()
+	defer s.release(rs)
+	iter := rs.regions[0].newIter(prefix)
+	defer iter.Close()
+	vis := visibility{snap: snap, fams: t.families().fams, nowUS: int64(kv.Now()), noLimit: true}
+	vis.resetRow()
+	conflict := false
+	for iter.SeekGE(prefix); iter.Valid() && bytes.HasPrefix(iter.Key(), prefix); iter.Next() {
+		p, err := ikey.Parse(iter.Key())
+		if err != nil {
+			return errorf("ingest: bad internal key %q: %w", iter.Key(), errCorrupt)
+		}
+		conflict = conflict || p.Seq > seq
+		v, err := vis.step(&p, iter.Value())
+		if err != nil {
+			return errorf("ingest: bad tombstone: %w", errCorrupt)
+		}
+		if v == live {
+			return &kv.ConditionError{Index: -1, Key: ikey.Unescape(nil, prefix)}
+		}
+	}
+	if err := iter.Err(); err != nil {
+		return errorf("ingest: %w", err)
+	}
+	if conflict {
+		return errorf("ingest into %q: row %q: %w", t.name, ikey.Unescape(nil, prefix), kv.ErrIngestConflict)
+	}
+	return nil
+}

@@ -1,0 +1,10 @@
+package lsm
+
+import "github.com/widesql/widesql/kv"
+
+// SetIngestSizes shrinks a builder's chunk and file sizes, so tests make
+// many runs and files out of a few rows.
+func SetIngestSizes(b kv.IngestBuilder, chunkBytes int, fileBytes int64) {
+	ib := b.(*ingestBuilder)
+	ib.chunkBytes, ib.fileBytes = chunkBytes, fileBytes
+}
