@@ -213,6 +213,12 @@ func (o *projectOp) Next(ctx context.Context) (Row, error) {
 		return nil, err
 	}
 	for i, e := range o.exprs {
+		// Most output columns are input columns: copying them here skips
+		// eval's call and type switch, once per column and row.
+		if c, ok := e.(*planner.ColRef); ok {
+			o.out[i] = r[c.Idx]
+			continue
+		}
 		if o.out[i], err = eval(e, r, o.env); err != nil {
 			return nil, err
 		}

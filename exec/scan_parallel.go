@@ -112,10 +112,12 @@ func (x *executor) parallelScan(p *planner.Scan, t kv.Table) *parallelScanOp {
 // change while the scan runs), with a parallel-safe filter, on more than
 // one core. Anything else reads serially.
 func (x *executor) parallelEligible(p *planner.Scan, su *scanSetup, t kv.Table) bool {
-	if runtime.GOMAXPROCS(0) < 2 || x.env == nil || x.env.sess == nil || inTxBlock(x.env) {
+	// The plan's shape first: keyed reads (the common case) return before
+	// runtime.GOMAXPROCS, which takes the scheduler's lock.
+	if p.Access.Kind != planner.FullScan || p.Access.Merge || p.Reverse || p.AsOf != nil {
 		return false
 	}
-	if p.Access.Kind != planner.FullScan || p.Access.Merge || p.Reverse || p.AsOf != nil || scanLimit(p, x.env) != 0 {
+	if x.env == nil || x.env.sess == nil || inTxBlock(x.env) || scanLimit(p, x.env) != 0 || runtime.GOMAXPROCS(0) < 2 {
 		return false
 	}
 	if p.Table.SaltBuckets > 0 || p.Table.Layout == planner.LayoutWide || !su.parallel {

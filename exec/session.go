@@ -39,6 +39,9 @@ type Session struct {
 	// encScratch is the idle portal row buffers (prepared.go), nil while
 	// a portal holds them.
 	encScratch *encodeScratch
+	// autocommit is the last autocommit handle kvTable made (txn.go), for
+	// the next statement on the same table.
+	autocommit autocommitHandle
 }
 
 // sessionTimeouts are parsed duration settings (0: none).

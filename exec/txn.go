@@ -75,7 +75,25 @@ func (x *executor) kvTable(desc *planner.TableDesc) (kv.Table, error) {
 	if s != nil && s.tx.tx != nil {
 		return layoutTable(desc, s.tx.tx.Table(desc.KVName(), t, kvFamilies(desc))), nil
 	}
-	return layoutTable(desc, x.eng.txm.Autocommit(desc.KVName(), t)), nil
+	if s == nil {
+		return layoutTable(desc, x.eng.txm.Autocommit(desc.KVName(), t)), nil
+	}
+	// The handle is immutable; a session running one statement after
+	// another on a table reuses it rather than naming and wrapping the
+	// table again.
+	ac := &s.autocommit
+	if ac.desc != desc || ac.live != t {
+		*ac = autocommitHandle{desc: desc, live: t, t: x.eng.txm.Autocommit(desc.KVName(), t)}
+	}
+	return layoutTable(desc, ac.t), nil
+}
+
+// autocommitHandle is the transaction manager's autocommit handle t of the
+// kv table live of desc.
+type autocommitHandle struct {
+	desc *planner.TableDesc
+	live kv.Table
+	t    kv.Table
 }
 
 // beginBlock opens a transaction block.

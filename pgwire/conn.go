@@ -39,6 +39,9 @@ type conn struct {
 	ctx     context.Context // canceled by Shutdown
 	stmts   map[string]*statement
 	portals map[string]*portal
+	// spare is a closed unnamed portal no map refers to, for the next
+	// Bind to reuse (portal.go).
+	spare *portal
 
 	// ignoreTillSync is set by an error in the extended protocol: every
 	// message up to the next Sync is discarded.

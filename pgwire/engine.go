@@ -102,7 +102,9 @@ type Prepared interface {
 	// Bind creates a portal. params[i] is nil for NULL; paramFormats and
 	// resultFormats follow the Bind message rules (0, 1 or n entries;
 	// 0 = text, 1 = binary). Errors: 22P02/22P03 for undecodable parameters,
-	// 08P01 for a wrong parameter count.
+	// 08P01 for a wrong parameter count. params, paramFormats and
+	// resultFormats are valid only during the call (they alias the
+	// connection's receive buffer): a Portal must copy what it keeps.
 	Bind(ctx context.Context, params [][]byte, paramFormats []int16, resultFormats []int16) (Portal, error)
 }
 
@@ -130,7 +132,8 @@ type Portal interface {
 type CopyPreparer interface {
 	// BindCopy binds the statement when it is a COPY and returns its
 	// portal; it returns nil, nil for any other statement (use Bind).
-	// Errors are those of Bind.
+	// Errors are those of Bind; the arguments are valid only during the
+	// call, as in Bind.
 	BindCopy(ctx context.Context, params [][]byte, paramFormats []int16) (CopyPortal, error)
 }
 

@@ -51,11 +51,12 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 		if old, ok := c.portals[""]; ok {
 			delete(c.portals, "")
 			c.closePortal(old)
+			c.spare = old // nothing refers to it any more
 		}
 	} else if _, dup := c.portals[m.DestinationPortal]; dup {
 		return pgerror.New(pgerror.CodeDuplicateCursor, "portal \"%s\" already exists", m.DestinationPortal)
 	}
-	p := &portal{st: st}
+	p := c.newPortal(st)
 	if st.prep == nil {
 		if len(m.Parameters) > 0 {
 			return pgerror.New(pgerror.CodeProtocolViolation,
@@ -63,10 +64,11 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 				len(m.Parameters), m.PreparedStatement)
 		}
 	} else {
-		params := copyRow(nil, m.Parameters)
-		paramFmts, resultFmts := slices.Clone(m.ParameterFormatCodes), slices.Clone(m.ResultFormatCodes)
+		// The parameters and formats are passed as Receive decoded them,
+		// without a copy: Bind uses them only during the call (see
+		// Prepared.Bind), before the next Receive reuses their buffer.
 		err := c.run(func(ctx context.Context) (err error) {
-			p.p, err = bindPortal(ctx, st.prep, params, paramFmts, resultFmts) // copy.go
+			p.p, err = bindPortal(ctx, st.prep, m.Parameters, m.ParameterFormatCodes, m.ResultFormatCodes) // copy.go
 			if err == nil {
 				p.cols, p.fmts = p.p.Columns(), p.p.ResultFormats()
 			}

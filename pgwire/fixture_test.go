@@ -1,6 +1,7 @@
 package pgwire
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"io"
@@ -143,7 +144,7 @@ func (p *fixturePrepared) Bind(ctx context.Context, params [][]byte, paramFormat
 	case "select n from three":
 		pt.rows = []int{1, 2, 3}
 	case "select $1":
-		pt.echo = params[0]
+		pt.echo = bytes.Clone(params[0]) // params is valid only during Bind
 	}
 	return pt, nil
 }

@@ -49,6 +49,19 @@ type portal struct {
 	done     bool
 }
 
+// newPortal returns an empty portal of st, reusing the connection's spare
+// one (the unnamed portal a Bind replaced) when there is one: a client
+// running one statement after another binds the unnamed portal each time.
+func (c *conn) newPortal(st *statement) *portal {
+	p := c.spare
+	if p == nil {
+		return &portal{st: st}
+	}
+	c.spare = nil
+	*p = portal{st: st, ahead: p.ahead[:0]}
+	return p
+}
+
 // close releases the engine portal. It is safe to call more than once.
 func (p *portal) close() {
 	if p.p != nil {

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"runtime"
 )
 
 // servePprof serves Go's profiles (/debug/pprof/...) on addr, for
@@ -15,6 +16,11 @@ func servePprof(addr string, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	// The mutex and block profiles record nothing unless asked to; with
+	// profiling on, sample them lightly so /debug/pprof/mutex and
+	// /debug/pprof/block can show contention and waits on a loaded server.
+	runtime.SetMutexProfileFraction(100)
+	runtime.SetBlockProfileRate(100_000) // about one event per 100µs blocked
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
