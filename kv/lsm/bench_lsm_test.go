@@ -1,9 +1,14 @@
 package lsm
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/widesql/widesql/kv"
 )
@@ -88,4 +93,106 @@ func BenchmarkScan100(b *testing.B) {
 			b.Fatal(c)
 		}
 	}
+}
+
+// BenchmarkHarnessReads measures the read shapes of the harness's kv table
+// (see loadGrowth: two families, 1000 rows a tenant) over flushed files
+// read through the block cache, as a server reads after CHECKPOINT:
+//
+//   - get: a point Get of all families (SELECT * by primary key);
+//
+//   - multiget10: a RowSet of 10 random keys of one tenant (IN (...));
+//
+//   - range100: the first 100 rows of a tenant prefix;
+//
+//   - scanD: a full scan of family d only (a filter or GROUP BY over
+//     grp and val), reported per row.
+//
+//     go test ./kv/lsm -run XXX -bench HarnessReads -benchmem
+func BenchmarkHarnessReads(b *testing.B) {
+	const n = 100_000
+	s, tbl := loadGrowth(b, b.TempDir(), n, Options{})
+	defer s.Close()
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(5, 6))
+	regions, _ := s.Regions(ctx, "kv")
+	files := 0
+	for _, r := range regions {
+		files += r.Files
+	}
+	b.Logf("%d rows: %d regions, %d files", n, len(regions), files)
+	// cpu reports the process's CPU time per op (all threads), steadier
+	// than ns/op on a shared machine.
+	cpu := func(b *testing.B, start time.Duration) {
+		b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+	b.Run("get", func(b *testing.B) {
+		defer cpu(b, cpuTime())
+		keys := [][]byte{nil}
+		for b.Loop() {
+			keys[0] = growthRow(keys[0], rng.IntN(n))
+			it := tbl.Read(ctx, kv.RowSet{Keys: keys}, kv.ReadOptions{})
+			if !it.Next() {
+				b.Fatal("missing row", it.Err())
+			}
+			it.Close()
+		}
+	})
+	b.Run("multiget10", func(b *testing.B) {
+		defer cpu(b, cpuTime())
+		keys := make([][]byte, 10)
+		for b.Loop() {
+			keys = keys[:10]
+			// Ten ids of one tenant, as the harness's IN list.
+			tenant := rng.IntN(n / 1000)
+			for j := range keys {
+				keys[j] = growthRow(keys[j], tenant*1000+rng.IntN(1000))
+			}
+			slices.SortFunc(keys, bytes.Compare)
+			keys = slices.CompactFunc(keys, bytes.Equal)
+			it := tbl.Read(ctx, kv.RowSet{Keys: keys}, kv.ReadOptions{})
+			c := 0
+			for it.Next() {
+				c++
+			}
+			it.Close()
+			if c != len(keys) {
+				b.Fatal(c, it.Err())
+			}
+		}
+	})
+	b.Run("range100", func(b *testing.B) {
+		defer cpu(b, cpuTime())
+		var lo, hi []byte
+		for b.Loop() {
+			t := rng.IntN(n / 1000)
+			lo = binary.BigEndian.AppendUint32(lo[:0], uint32(t+1)^1<<31)
+			hi = binary.BigEndian.AppendUint32(hi[:0], uint32(t+2)^1<<31)
+			it := tbl.Read(ctx, kv.RowSet{Ranges: []kv.KeyRange{{Start: lo, End: hi}}}, kv.ReadOptions{Limit: 100})
+			c := 0
+			for it.Next() {
+				c++
+			}
+			it.Close()
+			if c != 100 {
+				b.Fatal(c, it.Err())
+			}
+		}
+	})
+	b.Run("scanD", func(b *testing.B) {
+		c0 := cpuTime()
+		rows := 0
+		for b.Loop() {
+			it := tbl.Read(ctx, kv.RowSet{Ranges: []kv.KeyRange{{}}}, kv.ReadOptions{Families: []string{"d"}})
+			for it.Next() {
+				rows++
+			}
+			it.Close()
+			if err := it.Err(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(rows), "ns/row")
+		b.ReportMetric(float64((cpuTime()-c0).Nanoseconds())/float64(rows), "cpu-ns/row")
+	})
 }

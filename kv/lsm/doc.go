@@ -98,6 +98,18 @@
 // pool and go back when it finishes, so a warm Get allocates only its
 // iterator and snapshot.
 //
+// # Reads
+//
+// Each file's index block is decoded once, when the file opens, and kept
+// with its Reader; a seek binary-searches it. SeekGE first tries the data
+// block already loaded, stepping forward a few entries from the current
+// position before searching the block, so ascending seeks (a multi-get, a
+// merge) rarely start over. The point reads of one RowSet within a region
+// share their file iterators (read_point.go); a key's bloom hash is
+// computed once, and only when some file's range covers the key. When one
+// merge input remains, rowReader reads it directly; the visibility check
+// carries the last family across rows.
+//
 // # Administration, load and optional capabilities
 //
 // Store implements kv.Admin and kv.Snapshotter; Table implements

@@ -155,6 +155,31 @@ func (m *mergingIter) Next() {
 	}
 }
 
+// single returns the only child still positioned after a SeekGE or First
+// (and Nexts), or nil if there are several or none, or an error. Moving
+// that child forward is moving m forward: the others are exhausted and
+// stay so until the next seek. Call resync after moving it.
+func (m *mergingIter) single() internalIter {
+	if len(m.h) != 1 || m.err != nil {
+		return nil
+	}
+	return m.h[0].it
+}
+
+// resync updates m after the child returned by single moved.
+func (m *mergingIter) resync() {
+	c := m.h[0].it
+	if c.Valid() {
+		m.h[0].key = c.Key()
+		return
+	}
+	if err := c.Err(); err != nil && m.err == nil {
+		m.err = err
+	}
+	m.h[0] = heapItem{}
+	m.h = m.h[:0]
+}
+
 func (m *mergingIter) Valid() bool   { return m.err == nil && len(m.h) > 0 }
 func (m *mergingIter) Key() []byte   { return m.h[0].key }
 func (m *mergingIter) Value() []byte { return m.h[0].it.Value() }
@@ -244,7 +269,12 @@ func (r *runIter) SeekGE(k []byte) {
 		r.closeCur()
 		return
 	}
-	r.open(i)
+	if r.cur == nil || r.i != i || r.cur.Err() != nil {
+		// Keep the open iterator of the same file: its SeekGE can
+		// answer from the loaded block (a reverse scan re-seeks each
+		// row).
+		r.open(i)
+	}
 	r.cur.SeekGE(k)
 	if !r.settle() {
 		r.forwardFrom(i + 1)

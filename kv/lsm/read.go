@@ -114,6 +114,11 @@ type rowIterator struct {
 	// load counter when the read moves to another region or finishes.
 	countR *region
 	countN int64
+
+	// The file iterators of point reads in region pointRS, indexed like
+	// its files; nil until used (see read_point.go).
+	pointRS    *regionSnap
+	pointFiles []internalIter
 }
 
 var _ kv.RowIterator = (*rowIterator)(nil)
@@ -139,6 +144,7 @@ func (it *rowIterator) finish() {
 		it.iter.Close()
 		it.iter = nil
 	}
+	it.closePointFiles() // before the snapshot's files are released
 	if it.snap != nil {
 		it.s.release(it.snap)
 		it.snap = nil
@@ -183,12 +189,12 @@ func (it *rowIterator) step() (ok, more bool) {
 	}
 	if sp.Point {
 		it.prefix = ikey.RowPrefix(it.prefix[:0], sp.Start)
-		iter := rs.initIter(&it.bufs.point, it.prefix)
+		iter := it.pointIter(rs, it.prefix)
 		iter.SeekGE(it.prefix)
 		if iter.Valid() && bytes.HasPrefix(iter.Key(), it.prefix) {
 			ok = it.read(rs, iter, it.prefix)
 		}
-		if err := iter.Close(); err != nil && it.err == nil {
+		if err := it.releasePoint(iter); err != nil && it.err == nil {
 			it.err = it.wrap(err)
 		}
 		it.nextSpan()

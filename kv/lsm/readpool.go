@@ -6,6 +6,7 @@ import (
 
 	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/kv/lsm/internal/ikey"
+	"github.com/widesql/widesql/kv/lsm/internal/sstable"
 )
 
 // readBufs are the buffers a read reuses: the row arena and cell slices of
@@ -24,6 +25,7 @@ type readBufs struct {
 
 	prefix, cursor, lo, hi []byte
 	spans                  []kv.Span
+	pointFiles             []internalIter
 
 	point, scan mergingIter
 }
@@ -42,6 +44,7 @@ func (it *rowIterator) takeBufs() {
 	r.vis.famBuf, r.vis.colBuf, r.vis.colDel = b.visFam[:0], b.visCol[:0], b.visDel[:0]
 	it.prefix, it.cursor, it.lo, it.hi = b.prefix[:0], b.cursor[:0], b.lo[:0], b.hi[:0]
 	it.spans = b.spans[:0]
+	it.pointFiles = b.pointFiles[:0]
 }
 
 // putBufs returns it's buffers to the pool; the iterator holds no slice
@@ -64,6 +67,8 @@ func (it *rowIterator) putBufs() {
 	b.prefix, b.cursor, b.lo, b.hi = it.prefix[:0], it.cursor[:0], it.lo[:0], it.hi[:0]
 	clear(it.spans[:cap(it.spans)]) // spans alias the caller's RowSet
 	b.spans = it.spans[:0]
+	b.pointFiles = it.pointFiles[:0] // closed and cleared by closePointFiles
+	it.pointFiles = nil
 	r.arena, r.cells = nil, nil
 	r.vis.famBuf, r.vis.colBuf, r.vis.colDel = nil, nil, nil
 	it.prefix, it.cursor, it.lo, it.hi, it.spans = nil, nil, nil, nil, nil
@@ -77,19 +82,7 @@ func (it *rowIterator) putBufs() {
 // memtable iterators serve only that row's entries: the caller reads that
 // row only.
 func (rs *regionSnap) initIter(m *mergingIter, point []byte) *mergingIter {
-	n := 1 + len(rs.st.imms)
-	if cap(m.mems) < n {
-		m.mems = make([]memIter, n)
-	}
-	m.mems = m.mems[:n]
-	m.mems[0].reset(rs.st.mem, point) // keeps the iterator's buffer
-	for i, mt := range rs.st.imms {
-		m.mems[1+i].reset(mt, point)
-	}
-	m.children, m.h, m.err = m.children[:0], m.h[:0], nil
-	for i := range m.mems {
-		m.children = append(m.children, &m.mems[i])
-	}
+	rs.initMems(m, point)
 	if point == nil && len(rs.files) > 1 {
 		// A scan: files that do not overlap are read one after the
 		// other, as one child.
@@ -105,16 +98,53 @@ func (rs *regionSnap) initIter(m *mergingIter, point []byte) *mergingIter {
 		}
 		return m
 	}
+	var ph pointHash
 	for _, f := range rs.files {
-		if point != nil {
-			if bytes.Compare(point, ikey.RowPrefixOf(f.largest)) > 0 ||
-				bytes.Compare(point, ikey.RowPrefixOf(f.smallest)) < 0 || !f.reader.MayContain(point) {
-				continue
-			}
+		if point != nil && !ph.mayHold(f, point) {
+			continue
 		}
 		m.children = append(m.children, sstIter{f.reader.NewIter()})
 	}
 	return m
+}
+
+// pointHash is the bloom hash of a point read's row prefix, computed
+// once (by the first file whose key range holds the row) for all files.
+type pointHash struct {
+	h  uint64
+	ok bool
+}
+
+// mayHold reports whether file f may hold entries of the row whose
+// prefix is point: its key range covers it and its bloom filter does not
+// exclude it.
+func (ph *pointHash) mayHold(f *fileMeta, point []byte) bool {
+	if bytes.Compare(point, ikey.RowPrefixOf(f.largest)) > 0 ||
+		bytes.Compare(point, ikey.RowPrefixOf(f.smallest)) < 0 {
+		return false
+	}
+	if !ph.ok {
+		ph.h, ph.ok = sstable.BloomHash(point), true
+	}
+	return f.reader.MayContainHash(ph.h)
+}
+
+// initMems resets m and makes the memtables of rs its first children
+// (bounded to the row point when it is not nil).
+func (rs *regionSnap) initMems(m *mergingIter, point []byte) {
+	n := 1 + len(rs.st.imms)
+	if cap(m.mems) < n {
+		m.mems = make([]memIter, n)
+	}
+	m.mems = m.mems[:n]
+	m.mems[0].reset(rs.st.mem, point) // keeps the iterator's buffer
+	for i, mt := range rs.st.imms {
+		m.mems[1+i].reset(mt, point)
+	}
+	m.children, m.h, m.err = m.children[:0], m.h[:0], nil
+	for i := range m.mems {
+		m.children = append(m.children, &m.mems[i])
+	}
 }
 
 // newIter is initIter on a new merging iterator.

@@ -66,10 +66,12 @@ const (
 	newer                    // seq > snap
 )
 
+// resetRow starts a new row. It keeps the family last seen (famBuf, fam):
+// rows of a scan mostly start in the family the previous row ended in,
+// and the family lookup is then skipped. Everything a family change resets
+// is reset here too.
 func (v *visibility) resetRow() {
 	v.rowDel, v.famDel = 0, 0
-	v.fam = nil
-	v.famBuf = v.famBuf[:0]
 	v.colBuf = v.colBuf[:0]
 	v.colDel = v.colDel[:0]
 	v.lastTS, v.liveN = -1, 0

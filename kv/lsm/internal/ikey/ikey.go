@@ -160,27 +160,36 @@ func Parse(k []byte) (Parsed, error) {
 // panic.
 func ParseInRow(k []byte, rowLen int) (Parsed, error) {
 	var p Parsed
+	err := p.SetInRow(k, rowLen)
+	return p, err
+}
+
+// SetInRow is ParseInRow into p, for a reader's per-cell loop: it fills
+// p in place rather than returning (and copying) a Parsed per key.
+func (p *Parsed) SetInRow(k []byte, rowLen int) error {
 	if rowLen < 2 || len(k) < rowLen+TrailerLen+4 {
-		return p, ErrCorrupt
+		return ErrCorrupt
 	}
-	body, tr := k[rowLen:len(k)-TrailerLen], k[len(k)-TrailerLen:]
+	end := len(k) - TrailerLen
+	body := k[rowLen:end]
 	p.Row = k[:rowLen]
 	n := componentEnd(body)
 	if n < 0 {
-		return p, ErrCorrupt
+		return ErrCorrupt
 	}
 	p.Family, body = body[:n], body[n:]
 	if n = componentEnd(body); n != len(body) {
-		return p, ErrCorrupt
+		return ErrCorrupt
 	}
 	p.Qualifier = body
-	p.TS = int64(^binary.BigEndian.Uint64(tr))
-	p.Seq = ^binary.BigEndian.Uint64(tr[8:])
-	p.Kind = Kind(tr[16])
-	if p.Kind < KindSet || p.Kind > KindDeleteRow || p.TS < 0 {
-		return p, ErrCorrupt
+	tr := k[end:]
+	ts := int64(^binary.BigEndian.Uint64(tr))
+	kind := Kind(tr[16])
+	p.TS, p.Seq, p.Kind = ts, ^binary.BigEndian.Uint64(tr[8:]), kind
+	if kind < KindSet || kind > KindDeleteRow || ts < 0 {
+		return ErrCorrupt
 	}
-	return p, nil
+	return nil
 }
 
 // Unescape appends the raw bytes of the escaped component esc (with or

@@ -94,17 +94,26 @@ func uvarint(d []byte) (uint64, int) {
 // point or the entry after the current one.
 func (i *blockIter) decodeAt(off int) bool {
 	d := i.data[off:i.restartsOff]
-	shared, n1 := uvarint(d)
-	if n1 <= 0 {
-		return i.fail(errBadEntry) == nil
+	var shared, unshared, vlen uint64
+	var p int
+	if len(d) >= 3 && d[0]|d[1]|d[2] < 0x80 {
+		// Fast path: three one-byte lengths (keys and values under 128
+		// bytes), decoded inline.
+		shared, unshared, vlen, p = uint64(d[0]), uint64(d[1]), uint64(d[2]), 3
+	} else {
+		var n1, n2, n3 int
+		if shared, n1 = uvarint(d); n1 <= 0 {
+			return i.fail(errBadEntry) == nil
+		}
+		if unshared, n2 = uvarint(d[n1:]); n2 <= 0 {
+			return i.fail(errBadEntry) == nil
+		}
+		if vlen, n3 = uvarint(d[n1+n2:]); n3 <= 0 {
+			return i.fail(errBadEntry) == nil
+		}
+		p = n1 + n2 + n3
 	}
-	unshared, n2 := uvarint(d[n1:])
-	if n2 <= 0 {
-		return i.fail(errBadEntry) == nil
-	}
-	vlen, n3 := uvarint(d[n1+n2:])
-	p := n1 + n2 + n3
-	if n3 <= 0 || shared > uint64(len(i.key)) || unshared > uint64(len(d)-p) || vlen > uint64(len(d)-p)-unshared {
+	if shared > uint64(len(i.key)) || unshared > uint64(len(d)-p) || vlen > uint64(len(d)-p)-unshared {
 		return i.fail(errBadEntry) == nil
 	}
 	k := d[p : p+int(unshared)]
@@ -143,6 +152,14 @@ func (i *blockIter) restartKey(r int) ([]byte, bool) {
 		return nil, false
 	}
 	d := i.data[off:i.restartsOff]
+	// Fast path: a restart entry's shared length is 0, and keys and
+	// values under 128 bytes have one-byte lengths. The binary search
+	// over restart points reads a key per probe.
+	if len(d) >= 3 && d[0] == 0 && d[1] < 0x80 && d[2] < 0x80 {
+		if n := int(d[1]); n <= len(d)-3 {
+			return d[3 : 3+n], true
+		}
+	}
 	shared, n1 := uvarint(d)
 	unshared, n2 := uvarint(d[max(n1, 0):])
 	_, n3 := uvarint(d[max(n1, 0)+max(n2, 0):])

@@ -1,6 +1,9 @@
 package sstable
 
-import "sync"
+import (
+	"bytes"
+	"sync"
+)
 
 // Iter is a cursor over the entries of a Reader, in key order. It is not
 // safe for concurrent use. Positioning calls (First, Last, SeekGE, SeekLT,
@@ -12,9 +15,9 @@ import "sync"
 //
 // Once an error stops the iterator (Err non-nil) it stays invalid.
 type Iter struct {
-	r     *Reader
-	index blockIter
-	data  blockIter
+	r    *Reader
+	idx  int // current entry of r.index (data block); -1 or len when none
+	data blockIter
 
 	dataOff    uint64 // offset of the loaded data block
 	dataLoaded bool
@@ -30,9 +33,7 @@ func (r *Reader) NewIter() *Iter {
 	it.r = r
 	it.dataLoaded = false
 	it.err = nil
-	if err := it.index.init(r.index); err != nil {
-		it.err = r.corrupt(r.indexOff, "index: "+err.Error())
-	}
+	it.idx = -1
 	it.data.valid, it.data.err = false, nil
 	r.iters.Add(1)
 	return it
@@ -62,7 +63,7 @@ func (it *Iter) Close() error {
 	it.r = nil
 	it.err = nil
 	// Drop references to blocks so pooled iterators pin no memory.
-	it.data.data, it.data.key, it.data.val, it.index.data = nil, nil, nil, nil
+	it.data.data, it.data.key, it.data.val = nil, nil, nil
 	iterPool.Put(it)
 	return err
 }
@@ -72,7 +73,7 @@ func (it *Iter) First() bool {
 	if it.err != nil {
 		return false
 	}
-	if !it.index.first() {
+	if it.idx = 0; it.idx >= it.r.index.len() {
 		return it.indexDone()
 	}
 	if it.load() && it.data.first() {
@@ -86,7 +87,7 @@ func (it *Iter) Last() bool {
 	if it.err != nil {
 		return false
 	}
-	if !it.index.last() {
+	if it.idx = it.r.index.len() - 1; it.idx < 0 {
 		return it.indexDone()
 	}
 	if it.load() && it.data.last() {
@@ -100,9 +101,12 @@ func (it *Iter) SeekGE(key []byte) bool {
 	if it.err != nil {
 		return false
 	}
+	if it.seekInBlock(key) {
+		return it.Valid()
+	}
 	// Index keys separate blocks: the first >= key names the only block
 	// that can hold the answer, or the answer is the next block's first.
-	if !it.index.seekGE(key) {
+	if it.idx = it.r.index.seekGE(key); it.idx >= it.r.index.len() {
 		return it.indexDone()
 	}
 	if it.load() && it.data.seekGE(key) {
@@ -111,14 +115,52 @@ func (it *Iter) SeekGE(key []byte) bool {
 	return it.skipForward()
 }
 
+// seekNextSteps bounds how far seekInBlock steps forward entry by entry
+// before it binary-searches the block instead.
+const seekNextSteps = 8
+
+// seekInBlock answers SeekGE(key) from the loaded data block when key
+// belongs to it (the index would pick the same block), without the index
+// search; when the iterator is positioned below key it steps forward a
+// few entries before searching the block (pebble's "try seek using
+// next"): a multi-get of sorted keys, a reverse scan's re-seeks. It
+// reports false, leaving the iterator as it was, when the loaded block is
+// not the answer's.
+func (it *Iter) seekInBlock(key []byte) bool {
+	x := &it.r.index
+	i := it.idx
+	if !it.dataLoaded || i < 0 || i >= x.len() || x.handles[i].Offset != it.dataOff ||
+		bytes.Compare(key, x.key(i)) > 0 || (i > 0 && bytes.Compare(x.key(i-1), key) >= 0) {
+		return false
+	}
+	d := &it.data
+	if d.valid && d.err == nil && bytes.Compare(d.key, key) < 0 {
+		// Every entry up to the current one is below key: the answer
+		// is ahead.
+		for range seekNextSteps {
+			if !d.next() {
+				it.skipForward()
+				return true
+			}
+			if bytes.Compare(d.key, key) >= 0 {
+				return true
+			}
+		}
+	}
+	if !d.seekGE(key) {
+		it.skipForward()
+	}
+	return true
+}
+
 // SeekLT positions at the last entry whose key is < key.
 func (it *Iter) SeekLT(key []byte) bool {
 	if it.err != nil {
 		return false
 	}
-	if !it.index.seekGE(key) {
+	if it.idx = it.r.index.seekGE(key); it.idx >= it.r.index.len() {
 		// key is above every separator: the answer is the last entry.
-		if it.index.err != nil || !it.index.last() {
+		if it.idx = it.r.index.len() - 1; it.idx < 0 {
 			return it.indexDone()
 		}
 		if it.load() && it.data.last() {
@@ -158,12 +200,7 @@ func (it *Iter) Prev() bool {
 
 // load makes the block named by the current index entry the data block.
 func (it *Iter) load() bool {
-	h, ok := decodeHandleVarint(it.index.val)
-	if !ok {
-		it.err = it.r.corrupt(it.r.indexOff, "index: bad block handle")
-		it.data.valid = false
-		return false
-	}
+	h := it.r.index.handles[it.idx]
 	if it.dataLoaded && h.Offset == it.dataOff {
 		return true
 	}
@@ -189,7 +226,7 @@ func (it *Iter) skipForward() bool {
 		if it.err != nil || it.dataErr() {
 			return false
 		}
-		if !it.index.next() {
+		if it.idx++; it.idx >= it.r.index.len() {
 			return it.indexDone()
 		}
 		if it.load() && it.data.first() {
@@ -204,7 +241,7 @@ func (it *Iter) skipBackward() bool {
 		if it.err != nil || it.dataErr() {
 			return false
 		}
-		if !it.index.prev() {
+		if it.idx--; it.idx < 0 {
 			return it.indexDone()
 		}
 		if it.load() && it.data.last() {
@@ -223,12 +260,8 @@ func (it *Iter) dataErr() bool {
 	return true
 }
 
-// indexDone ends positioning when the index iterator is exhausted or
-// failed.
+// indexDone ends positioning when the index is exhausted.
 func (it *Iter) indexDone() bool {
 	it.data.valid = false
-	if it.index.err != nil {
-		it.err = it.r.corrupt(it.r.indexOff, "index: "+it.index.err.Error())
-	}
 	return false
 }

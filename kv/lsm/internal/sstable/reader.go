@@ -1,9 +1,12 @@
 package sstable
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -18,7 +21,7 @@ type Reader struct {
 	fileNum   uint64
 	cache     *Cache
 	footerOff uint64 // blocks end at or before this offset
-	index     []byte // uncompressed index block
+	index     decodedIndex
 	indexOff  int64
 	bloom     []byte // bloom block; empty when the file has none
 	meta      Meta
@@ -48,7 +51,8 @@ func Open(f vfs.File, name string, fileNum uint64, cache *Cache) (*Reader, error
 	if reason != "" {
 		return nil, r.corrupt(int64(r.footerOff), reason)
 	}
-	if r.index, err = r.readBlock(ft.index, false); err != nil {
+	ib, err := r.readBlock(ft.index, false)
+	if err != nil {
 		return nil, err
 	}
 	r.indexOff = int64(ft.index.Offset)
@@ -65,28 +69,72 @@ func Open(f vfs.File, name string, fileNum uint64, cache *Cache) (*Reader, error
 	}
 	r.meta = props.meta
 	r.meta.Size = size
-	if err := r.checkIndex(); err != nil {
+	if err := r.decodeIndex(ib); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
-// checkIndex verifies that every index entry decodes to a handle inside
-// the file, so iterators need not re-check.
-func (r *Reader) checkIndex() error {
+// decodedIndex is a file's index block decoded once, when the file is
+// opened: the separator keys back to back and each data block's handle.
+// Seeks binary-search it directly; decoding prefix-compressed entries and
+// varint handles on every seek was a fifth of a point Get.
+type decodedIndex struct {
+	keys    []byte
+	ends    []uint32 // keys of entry i: keys[ends[i-1]:ends[i]]
+	handles []blockHandle
+}
+
+func (x *decodedIndex) len() int { return len(x.ends) }
+
+func (x *decodedIndex) key(i int) []byte {
+	start := uint32(0)
+	if i > 0 {
+		start = x.ends[i-1]
+	}
+	return x.keys[start:x.ends[i]:x.ends[i]]
+}
+
+// seekGE returns the first entry whose separator is >= key, or len().
+func (x *decodedIndex) seekGE(key []byte) int {
+	lo, hi := 0, len(x.ends)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if bytes.Compare(x.key(mid), key) < 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// decodeIndex decodes the index block b into r.index, verifying that
+// every entry decodes to a handle inside the file, so iterators need not
+// re-check.
+func (r *Reader) decodeIndex(b []byte) error {
 	var it blockIter
-	if err := it.init(r.index); err != nil {
+	if err := it.init(b); err != nil {
 		return r.corrupt(r.indexOff, "index: "+err.Error())
 	}
+	var x decodedIndex
 	for ok := it.first(); ok; ok = it.next() {
 		h, ok := decodeHandleVarint(it.val)
 		if !ok || !r.inBounds(h) {
 			return r.corrupt(r.indexOff, "index: bad block handle")
 		}
+		x.keys = append(x.keys, it.key...)
+		if uint64(len(x.keys)) > math.MaxUint32 {
+			return r.corrupt(r.indexOff, "index: too large")
+		}
+		x.ends = append(x.ends, uint32(len(x.keys)))
+		x.handles = append(x.handles, h)
 	}
 	if it.err != nil {
 		return r.corrupt(r.indexOff, "index: "+it.err.Error())
 	}
+	// Exact-size copies: the decoded index lives as long as the file.
+	r.index = decodedIndex{keys: slices.Clone(x.keys), ends: slices.Clone(x.ends), handles: slices.Clone(x.handles)}
 	return nil
 }
 
@@ -182,6 +230,13 @@ func (r *Reader) Meta() Meta { return r.meta }
 func (r *Reader) MayContain(bloomKey []byte) bool {
 	return bloomMayContain(r.bloom, bloomHash(bloomKey))
 }
+
+// BloomHash is the hash MayContainHash takes: a read probing several
+// files for one key hashes it once.
+func BloomHash(bloomKey []byte) uint64 { return bloomHash(bloomKey) }
+
+// MayContainHash is MayContain for a key whose BloomHash is h.
+func (r *Reader) MayContainHash(h uint64) bool { return bloomMayContain(r.bloom, h) }
 
 // Close closes the file. All iterators must be closed first; if some are
 // not, Close still closes the file and returns an error.
