@@ -130,9 +130,18 @@ func (s *Store) compactStore(sr storeRef, all bool) error {
 	s.manifestMu.Lock()
 	defer s.manifestMu.Unlock()
 	s.mu.Lock()
-	fi = sr.t.families().idx[sr.fam] // SetFamilies may have renumbered it
-	cur := sr.r.state.files[fi]
+	// A split or a drop since the start leaves sr.r out of the table (a
+	// split region's state is not renumbered by SetFamilies, so it is
+	// checked before indexing); SetFamilies may have renumbered fi.
 	intact := !sr.t.dropped && s.tableOf(sr.r) != nil
+	var cur []*fileMeta
+	if intact {
+		fi, intact = sr.t.families().idx[sr.fam]
+		intact = intact && fi < len(sr.r.state.files)
+	}
+	if intact {
+		cur = sr.r.state.files[fi]
+	}
 	for _, f := range inputs {
 		intact = intact && slices.Contains(cur, f)
 	}
@@ -148,8 +157,12 @@ func (s *Store) compactStore(sr storeRef, all bool) error {
 	nf := slices.DeleteFunc(slices.Clone(cur), func(f *fileMeta) bool { return slices.Contains(inputs, f) })
 	if out != nil {
 		nf = append([]*fileMeta{out}, nf...)
-		sr.r.rows.Store(out.entries)
 	}
+	var n int64 // the store's entries, files left out of the merge included
+	for _, f := range nf {
+		n += f.entries
+	}
+	sr.r.rows.Store(n)
 	st.files[fi] = nf
 	sr.r.state = &st
 	s.mu.Unlock()
