@@ -61,6 +61,22 @@ func (s *Store) prepare(t *table, regions []*region, batch []kv.RowMutation, row
 		if !ok && !needsSim(rm) {
 			continue
 		}
+		if sorted && !needsGC(rm) && presenceShortcut {
+			// Only a precondition, and no earlier or later row of the
+			// key needs this row's cells: ask whether a live cell
+			// exists, without collecting the cells (write_presence.go).
+			present := false
+			if !abs.absent(batch, i, sorted) {
+				var err error
+				if present, err = s.rowPresent(t, regions, rm.Key, rm.RequireColumn, snap); err != nil {
+					return err
+				}
+			}
+			if (rm.Require == kv.RequireAbsent && present) || (rm.Require == kv.RequirePresent && !present) {
+				return &kv.ConditionError{Index: i, Key: bytes.Clone(rm.Key)}
+			}
+			continue
+		}
 		if !ok {
 			if !abs.absent(batch, i, sorted) {
 				var err error
@@ -244,9 +260,12 @@ func hasLiveCell(cells []simCell, col *kv.Column, fs *famSet, nowUS int64) bool 
 }
 
 func needsSim(rm *kv.RowMutation) bool {
-	if rm.Require != kv.NoPrecondition {
-		return true
-	}
+	return rm.Require != kv.NoPrecondition || needsGC(rm)
+}
+
+// needsGC reports whether prepare may add GC tombstones to rm (see
+// prepare), which needs the row's versions.
+func needsGC(rm *kv.RowMutation) bool {
 	for j := range rm.Mutations {
 		if m := &rm.Mutations[j]; m.Kind == kv.DeleteCells && m.Start > 0 {
 			return true

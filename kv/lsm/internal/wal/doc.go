@@ -35,13 +35,15 @@
 // # Writing: group commit
 //
 // One Writer appends to the current segment. AppendAsync frames the record
-// and writes it with one write(2) under the writer's lock, so records are in
-// the file in the order AppendAsync was called. The returned wait function
+// into an in-memory buffer under the writer's lock, so records are in the
+// log in the order AppendAsync was called. The returned wait function
 // blocks until a sync covering the record has completed: the first waiter
-// that finds no sync in flight becomes the syncer, fsyncs everything written
-// so far, and wakes the others; those whose record was covered return, the
-// rest start the next sync. Under load one fsync thus acknowledges every
-// record written while the previous fsync ran. Append is AppendAsync
+// that finds no syncer at work becomes the syncer, writes every buffered
+// frame with one write(2), fdatasyncs, and wakes the others; those whose
+// record was covered return, the rest elect the next syncer. Under load one
+// write and one fdatasync thus acknowledge every record appended while the
+// previous ones ran, and the caller's critical section (the engine's commit
+// mutex around AppendAsync) makes no system call. Append is AppendAsync
 // followed by wait.
 //
 // A failed write or sync fails the writer for good: that append and every
@@ -49,8 +51,9 @@
 // state of the written data is unknown (the kernel may have dropped it), so
 // nothing written after the last successful sync is ever acknowledged.
 //
-// With Options.NoSync, an append is acknowledged once written to the OS:
-// it survives a process crash but not a power loss. Rotate and Close still
+// With Options.NoSync, an append is acknowledged once written to the OS
+// (by the same elected writer, without the sync): it survives a process
+// crash but not a power loss. Rotate and Close write what is buffered and
 // sync.
 //
 // Each new segment's directory entry is made durable (SyncDir) before the

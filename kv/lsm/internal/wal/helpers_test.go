@@ -10,12 +10,13 @@ import (
 	"github.com/widesql/widesql/kv/lsm/internal/vfs"
 )
 
-// countingFS counts File.Sync calls on files it creates, optionally making
-// each sync take delay (to model a disk's fsync latency over MemFS).
+// countingFS counts File.Sync and File.Write calls on files it creates,
+// optionally making each sync take delay (to model a disk's fsync latency
+// over MemFS).
 type countingFS struct {
 	vfs.FS
-	syncs atomic.Int64
-	delay time.Duration
+	syncs, writes atomic.Int64
+	delay         time.Duration
 }
 
 func (c *countingFS) Create(name string) (vfs.File, error) {
@@ -29,6 +30,11 @@ func (c *countingFS) Create(name string) (vfs.File, error) {
 type countingFile struct {
 	vfs.File
 	fs *countingFS
+}
+
+func (f *countingFile) Write(b []byte) (int, error) {
+	f.fs.writes.Add(1)
+	return f.File.Write(b)
 }
 
 func (f *countingFile) Sync() error {

@@ -36,14 +36,21 @@ type Writer struct {
 	cond    sync.Cond // on mu; broadcast when synced, syncing or err change
 	f       vfs.File  // nil once closed or failed during Rotate
 	seg     uint64
-	size    int64  // bytes written to the current segment
-	written uint64 // records written, counted across segments
-	synced  uint64 // records covered by a completed sync
-	syncing bool   // a sync runs outside mu; f must not change meanwhile
+	size    int64  // bytes appended to the current segment (pending included)
+	written uint64 // records appended, counted across segments
+	synced  uint64 // records covered by a completed sync (NoSync: written)
+	syncing bool   // the syncer runs outside mu; f must not change meanwhile
 	err     error  // sticky: set by the first failure, or ErrClosed
 	closed  bool
-	buf     []byte // frame scratch, guarded by mu
+	// pending holds the frames appended since the syncer last took them,
+	// in order; the syncer writes them with one write(2) before its sync.
+	// spare is the syncer's previous buffer, kept for the next swap.
+	pending, spare []byte
 }
+
+// maxKeptBuffer bounds the buffers kept for reuse: a huge record (a COPY
+// batch) does not stay pinned.
+const maxKeptBuffer = 1 << 20
 
 // Create creates segment seg in opts.Dir, makes its directory entry durable,
 // and returns a Writer appending to it. seg must not exist: the engine picks
@@ -89,11 +96,17 @@ func (w *Writer) Append(rec []byte) error {
 	return w.AppendAsync(rec)()
 }
 
-// AppendAsync writes rec's frame to the current segment and returns a
-// function that blocks until rec is durable: synced, or only written when
-// Options.NoSync. Records reach the log in the order of AppendAsync calls.
-// The caller may reuse rec once AppendAsync returns. wait may be called
-// from any goroutine, more than once.
+// AppendAsync adds rec's frame to the current segment and returns a
+// function that blocks until rec is durable: synced, or only written to the
+// OS when Options.NoSync. Records reach the log in the order of AppendAsync
+// calls. The caller may reuse rec once AppendAsync returns. wait may be
+// called from any goroutine, more than once.
+//
+// The frame is only buffered here: the first waiter that finds no syncer
+// at work becomes the syncer and writes every buffered frame with one
+// write(2), then syncs. Concurrent committers thus share the write as they
+// share the sync, and the caller's critical section (the engine's commit
+// mutex) holds no system call.
 //
 // If the write or the covering sync fails, wait returns an error wrapping
 // the failure, and so does every later append: the writer stays failed. A
@@ -110,26 +123,16 @@ func (w *Writer) AppendAsync(rec []byte) (wait func() error) {
 		err := w.err
 		return func() error { return err }
 	}
-	w.buf = appendFrame(w.buf[:0], rec)
-	n, err := w.f.Write(w.buf)
-	w.size += int64(n)
-	if cap(w.buf) > 1<<20 {
-		w.buf = nil // don't pin a huge record's buffer
-	}
-	if err != nil {
-		err = w.fail(fmt.Errorf("wal: write segment %d: %w", w.seg, err))
-		return func() error { return err }
-	}
+	n := len(w.pending)
+	w.pending = appendFrame(w.pending, rec)
+	w.size += int64(len(w.pending) - n)
 	w.written++
-	if w.opts.NoSync {
-		return func() error { return nil }
-	}
 	seq := w.written
 	return func() error { return w.waitSynced(seq) }
 }
 
 // waitSynced blocks until record seq is covered by a sync, becoming the
-// syncer if no sync is running.
+// syncer if none is at work.
 func (w *Writer) waitSynced(seq uint64) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -143,24 +146,47 @@ func (w *Writer) waitSynced(seq uint64) error {
 			w.cond.Wait()
 		default:
 			// Become the syncer. Yield once first so that writers just
-			// woken by the previous sync can add their records to this one.
+			// woken by the previous sync can add their records to this
+			// one (with NoSync there is no sync to share).
 			w.syncing = true
+			if !w.opts.NoSync {
+				w.mu.Unlock()
+				runtime.Gosched()
+				w.mu.Lock()
+			}
+			buf, target, f := w.pending, w.written, w.f
+			w.pending, w.spare = w.spare[:0], nil
 			w.mu.Unlock()
-			runtime.Gosched()
+			err := writeAll(f, buf)
+			if err != nil {
+				err = fmt.Errorf("wal: write segment %d: %w", w.seg, err)
+			} else if !w.opts.NoSync {
+				if err = syncData(f); err != nil {
+					err = fmt.Errorf("wal: sync segment %d: %w", w.seg, err)
+				}
+			}
 			w.mu.Lock()
-			target, f := w.written, w.f
-			w.mu.Unlock()
-			err := syncData(f)
-			w.mu.Lock()
+			if cap(buf) <= maxKeptBuffer {
+				w.spare = buf[:0]
+			}
 			w.syncing = false
 			if err != nil {
-				w.fail(fmt.Errorf("wal: sync segment %d: %w", w.seg, err))
+				w.fail(err)
 			} else {
 				w.synced = max(w.synced, target)
 			}
 			w.cond.Broadcast()
 		}
 	}
+}
+
+// writeAll writes buf to f (nothing for an empty buf).
+func writeAll(f vfs.File, buf []byte) error {
+	if len(buf) == 0 {
+		return nil
+	}
+	_, err := f.Write(buf)
+	return err
 }
 
 // fail records err as the sticky error unless one is set, wakes waiters,
@@ -173,8 +199,8 @@ func (w *Writer) fail(err error) error {
 	return w.err
 }
 
-// syncAll waits for a running sync, then syncs everything written. Callers
-// hold mu and have checked w.err.
+// syncAll waits for the syncer, then writes the pending frames and syncs
+// everything written. Callers hold mu and have checked w.err.
 func (w *Writer) syncAll() error {
 	for w.syncing {
 		w.cond.Wait()
@@ -182,6 +208,13 @@ func (w *Writer) syncAll() error {
 	if w.err != nil {
 		return w.err
 	}
+	if err := writeAll(w.f, w.pending); err != nil {
+		return w.fail(fmt.Errorf("wal: write segment %d: %w", w.seg, err))
+	}
+	if cap(w.pending) > maxKeptBuffer {
+		w.pending = nil
+	}
+	w.pending = w.pending[:0]
 	if err := w.f.Sync(); err != nil {
 		return w.fail(fmt.Errorf("wal: sync segment %d: %w", w.seg, err))
 	}
@@ -226,8 +259,8 @@ func (w *Writer) Segment() uint64 {
 	return w.seg
 }
 
-// Size returns the bytes written to the current segment, to compare with
-// Options.SegmentSize.
+// Size returns the bytes appended to the current segment (including
+// frames not yet written), to compare with Options.SegmentSize.
 func (w *Writer) Size() int64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -171,10 +171,13 @@ func TestGroupCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = writers * perWriter
-	syncs := cfs.syncs.Load()
-	t.Logf("%d appends, %d syncs", n, syncs)
+	syncs, writes := cfs.syncs.Load(), cfs.writes.Load()
+	t.Logf("%d appends, %d writes, %d syncs", n, writes, syncs)
 	if syncs > n/4 {
 		t.Errorf("%d syncs for %d concurrent appends: group commit not sharing syncs", syncs, n)
+	}
+	if writes > n/4 {
+		t.Errorf("%d writes for %d concurrent appends: group commit not sharing writes", writes, n)
 	}
 	got, _, err := replayAll(t, m, dir, 0)
 	if err != nil || len(got) != n {
@@ -237,9 +240,15 @@ func TestNoSync(t *testing.T) {
 	m, dir := newMemDir(t)
 	cfs := &countingFS{FS: m}
 	w := mustCreate(t, cfs, dir, 1, true)
+	var size int64
 	for i := range 100 {
 		if err := w.Append(record(i)); err != nil {
 			t.Fatal(err)
+		}
+		// Acknowledged means written to the OS (buffered frames are not).
+		size += int64(headerSize + len(record(i)))
+		if got := fileSize(t, m, segPath(dir, 1)); got != size {
+			t.Fatalf("after append %d the segment has %d bytes, want %d", i, got, size)
 		}
 	}
 	if n := cfs.syncs.Load(); n != 0 {
