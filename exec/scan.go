@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"slices"
 	"sort"
 
 	"github.com/widesql/widesql/kv"
@@ -40,7 +41,12 @@ type scanOp struct {
 	// row the filter rejects never has its other columns decoded, so a
 	// selective filter over a wide row skips most of the decoding and
 	// every allocation of the columns it does not read.
-	late  *lateFilter
+	late *lateFilter
+	// lazy reports that the read names the filter's families as
+	// essential (scanSetup.essential): rows arrive with those families'
+	// cells only, and a row that passes the filter is completed with the
+	// others' (kv.CompleteRow) before the rest is decoded.
+	lazy  bool
 	err   error // an error of newScanOp, returned by Next
 	stats *nodeStats
 	empty bool
@@ -90,8 +96,10 @@ func newScanOp(p *planner.Scan, t kv.Table, rs kv.RowSet, env *evalEnv) *scanOp 
 	o.it = t.Read(context.Background(), rs, opts)
 	// A full scan without a limit reads on two cores. Not inside a
 	// transaction block: its overlay merges the session's own writes,
-	// which the statement may change while the scan runs.
-	if p.Access.Kind == planner.FullScan && opts.Limit == 0 && !inTxBlock(env) && runtime.GOMAXPROCS(0) > 1 {
+	// which the statement may change while the scan runs. Not with lazy
+	// families either: the producer would copy rows before the filter
+	// decided which to complete.
+	if p.Access.Kind == planner.FullScan && opts.Limit == 0 && !o.lazy && !inTxBlock(env) && runtime.GOMAXPROCS(0) > 1 {
 		o.it = newPrefetchIter(o.it)
 	}
 	return o
@@ -111,6 +119,9 @@ func (o *scanOp) setUp(env *evalEnv) kv.ReadOptions {
 	}
 	if o.asOf == nil {
 		o.late = su.late
+		if su.essential != nil && !noLazyFamilies(env) {
+			opts.Essential, o.lazy = su.essential, true
+		}
 	}
 	return opts
 }
@@ -129,6 +140,10 @@ type scanSetup struct {
 	keyWT []int       // scanOp.keyWT
 	cols  []kv.Column // kv.ReadOptions.Columns: the marker, then the needed non-key columns
 	late  *lateFilter // nil without a filter or when it cannot run early
+	// essential, when set, are the families the late filter needs (its
+	// columns' and the row marker's), a strict subset of those the scan
+	// reads: see essentialFamilies.
+	essential []string
 	// parallel reports that the filter may run on worker goroutines
 	// (parallel_safe.go); true without a filter.
 	parallel bool
@@ -167,6 +182,7 @@ func newScanSetup(p *planner.Scan) *scanSetup {
 	su.cols = su.cols[:len(su.cols):len(su.cols)] // an append by a reader copies
 	if p.Filter != nil {
 		su.late = newLateFilter(p)
+		su.essential = essentialFamilies(p, su)
 	}
 	su.parallel = p.Filter == nil || parallelSafe(p.Filter)
 	return su
@@ -207,6 +223,52 @@ func newLateFilter(p *planner.Scan) *lateFilter {
 		}
 	}
 	return l
+}
+
+// essentialFamilies returns the families a scan's late filter needs when
+// they are a strict subset of the families it reads, or nil: the scan then
+// reads the others' cells only for rows that pass (on-demand family
+// loading, kv.ReadOptions.Essential). The row marker's family is always
+// essential: every row has a marker cell, so no row is lost by reading
+// only the essential families first, unless the marker can expire (a TTL
+// on its family) while other cells of the row live on. Only plain tall
+// tables read in key order by range: the salted, wide and bucket-merge
+// wrappers do not complete rows, a reverse read ignores the hint, and a
+// point read has nothing to skip.
+func essentialFamilies(p *planner.Scan, su *scanSetup) []string {
+	t := p.Table
+	if su.late == nil || p.AsOf != nil || p.Reverse || p.Access.Merge || t.SaltBuckets > 0 || t.Layout == planner.LayoutWide {
+		return nil
+	}
+	if p.Access.Kind != planner.FullScan && p.Access.Kind != planner.RangeScan {
+		return nil
+	}
+	for _, f := range t.Families {
+		if f.Name == t.MarkerFamily && f.TTL > 0 {
+			return nil
+		}
+	}
+	ess := []string{t.MarkerFamily}
+	for _, c := range t.Columns {
+		if !c.IsKey() && int(c.ID) < len(su.late.early) && su.late.early[c.ID] && !slices.Contains(ess, c.Family) {
+			ess = append(ess, c.Family)
+		}
+	}
+	for _, c := range su.cols {
+		if !slices.Contains(ess, c.Family) {
+			return ess // c's family is read on demand
+		}
+	}
+	return nil
+}
+
+// testHookNoLazyFamilies, when set by a test, turns on-demand family
+// loading off for sessions for which it returns true (results must not
+// change).
+var testHookNoLazyFamilies func(env *evalEnv) bool
+
+func noLazyFamilies(env *evalEnv) bool {
+	return testHookNoLazyFamilies != nil && testHookNoLazyFamilies(env)
 }
 
 // filterCols marks in cols the column slots e reads. It reports false for
@@ -277,7 +339,7 @@ func (o *scanOp) Next(ctx context.Context) (Row, error) {
 			}
 		}
 		if o.late != nil {
-			ok, err := o.decodeLate(o.it.Row())
+			ok, err := o.decodeLate(o.it)
 			if err != nil {
 				return nil, err
 			}
@@ -333,11 +395,13 @@ func (o *scanOp) decode(r kv.Row) (ok bool, err error) {
 	return true, nil
 }
 
-// decodeLate is decode and the filter with late materialisation: it
-// decodes the columns the filter reads, runs it, and decodes the rest only
-// when the row passes. ok reports that it did.
-func (o *scanOp) decodeLate(r kv.Row) (ok bool, err error) {
+// decodeLate is decode and the filter with late materialisation on it's
+// current row: it decodes the columns the filter reads, runs it, and
+// decodes the rest only when the row passes (with lazy families, after
+// completing the row). ok reports that it did.
+func (o *scanOp) decodeLate(it kv.RowIterator) (ok bool, err error) {
 	t := o.p.Table
+	r := it.Row()
 	for i := range o.row {
 		o.row[i] = types.Null
 	}
@@ -356,6 +420,12 @@ func (o *scanOp) decodeLate(r kv.Row) (ok bool, err error) {
 	}
 	if ok, err := evalBool(o.p.Filter, o.row, o.env); err != nil || !ok {
 		return false, err
+	}
+	if o.lazy {
+		if err := kv.CompleteRow(it); err != nil {
+			return false, storageError(err)
+		}
+		r = it.Row()
 	}
 	if !l.key {
 		if err := decodeKeyInto(t, r.Key, o.row); err != nil {

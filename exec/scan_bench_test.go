@@ -243,3 +243,24 @@ func TestFullScanPrefetch(t *testing.T) {
 		t.Fatalf("scan in a block: %s, want [[10 28]]", got)
 	}
 }
+
+// BenchmarkLazyFamilies runs the filtered full scan with on-demand family
+// loading (lazy: family d for every row, p only for the rows that pass)
+// and without it (full: both families of every row), for the harness's
+// filter (1% of the rows pass) and for one every row passes (the lazy
+// read's worst case: every row is completed by a seek).
+func BenchmarkLazyFamilies(b *testing.B) {
+	queries := []struct{ name, sql string }{
+		{"pass1pct", "SELECT tenant, id, grp, val, payload FROM kv WHERE val < 10000"},
+		{"passAll", "SELECT tenant, id, grp, val, payload FROM kv WHERE val >= 0"},
+	}
+	for _, q := range queries {
+		for _, mode := range []string{"lazy", "full"} {
+			b.Run(q.name+"/"+mode, func(b *testing.B) {
+				exec.NoLazyFamilies.Store(mode == "full")
+				defer exec.NoLazyFamilies.Store(false)
+				benchQuery(b, q.sql, benchScanRows)
+			})
+		}
+	}
+}

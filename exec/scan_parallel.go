@@ -37,6 +37,7 @@ type parallelScanOp struct {
 	env   *evalEnv
 	its   []kv.RowIterator // one per piece, in key order
 	nwork int
+	lazy  bool  // the pieces read the filter's families first (scanOp.lazy)
 	limit int64 // work_mem: bytes of rows buffered ahead of the consumer
 	stats *nodeStats
 	// scanRows, when set, receives the count of rows that passed the
@@ -99,7 +100,11 @@ func (x *executor) parallelScan(p *planner.Scan, t kv.Table) *parallelScanOp {
 	}
 	sets := pieceSets(keys)
 	opts := kv.ReadOptions{Families: p.Families, Columns: su.cols}
-	o := &parallelScanOp{p: p, su: su, env: x.env, nwork: n, its: mr.ReadMulti(context.Background(), sets, opts)}
+	lazy := su.essential != nil && !noLazyFamilies(x.env)
+	if lazy {
+		opts.Essential = su.essential
+	}
+	o := &parallelScanOp{p: p, su: su, env: x.env, nwork: n, lazy: lazy, its: mr.ReadMulti(context.Background(), sets, opts)}
 	kb, _ := parseUnits(x.env.sess.values["work_mem"], "kB", memUnits)
 	o.limit = max(kb<<10, 64<<10)
 	return o
@@ -155,7 +160,7 @@ func (o *parallelScanOp) start(ctx context.Context) {
 	sh.wg.Add(o.nwork)
 	for range o.nwork {
 		w := &scanOp{p: o.p, env: workerEnv(o.env), row: make(Row, len(o.p.Table.Columns)),
-			byID: o.su.byID, wt: o.su.wt, keyWT: o.su.keyWT, late: o.su.late}
+			byID: o.su.byID, wt: o.su.wt, keyWT: o.su.keyWT, late: o.su.late, lazy: o.lazy}
 		go o.work(ctx, w)
 	}
 }
@@ -231,7 +236,7 @@ func (o *parallelScanOp) readPiece(ctx context.Context, i int, w *scanOp, pa *pa
 				return nil // another worker failed: its error is the statement's
 			}
 		}
-		ok, err := w.decodeFiltered(it.Row())
+		ok, err := w.decodeFiltered(it)
 		if err != nil {
 			return err
 		}
@@ -278,13 +283,14 @@ func rowMem(r Row) int64 {
 	return n
 }
 
-// decodeFiltered decodes r into o.row and runs the filter: ok reports
-// that the row passes. It is scanOp.Next's loop body without AS OF.
-func (o *scanOp) decodeFiltered(r kv.Row) (ok bool, err error) {
+// decodeFiltered decodes it's current row into o.row and runs the
+// filter: ok reports that the row passes. It is scanOp.Next's loop body
+// without AS OF.
+func (o *scanOp) decodeFiltered(it kv.RowIterator) (ok bool, err error) {
 	if o.late != nil {
-		return o.decodeLate(r)
+		return o.decodeLate(it)
 	}
-	if _, err := o.decode(r); err != nil {
+	if _, err := o.decode(it.Row()); err != nil {
 		return false, err
 	}
 	if o.p.Filter == nil {

@@ -15,3 +15,21 @@ func init() {
 		}
 	}
 }
+
+// LazyScans counts the scans that read their filter's families first
+// (on-demand family loading); with NoLazyFamilies set, scans read every
+// family of every row instead (results must not change).
+var (
+	LazyScans      atomic.Int64
+	NoLazyFamilies atomic.Bool
+)
+
+func init() {
+	testHookNoLazyFamilies = func(*evalEnv) bool {
+		if NoLazyFamilies.Load() {
+			return true
+		}
+		LazyScans.Add(1)
+		return false
+	}
+}

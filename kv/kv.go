@@ -165,6 +165,11 @@ type ReadOptions struct {
 	Limit int64
 	// Reverse returns rows in descending key order.
 	Reverse bool
+	// Essential, when non-empty, names the families a caller needs for
+	// every row (those its filter reads): the read may return rows with
+	// only these families' cells, and CompleteRow adds the others' to the
+	// rows the caller keeps. A hint; see lazy.go.
+	Essential []string
 }
 
 // Family describes a column family and its garbage-collection policy.

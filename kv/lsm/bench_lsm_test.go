@@ -106,7 +106,12 @@ func BenchmarkScan100(b *testing.B) {
 //   - range100: the first 100 rows of a tenant prefix;
 //
 //   - scanD: a full scan of family d only (a filter or GROUP BY over
-//     grp and val), reported per row.
+//     grp and val), reported per row;
+//
+//   - scanDP and scanLazy: the filtered full scan of every column (a
+//     filter on val keeping 1% of the rows): both families of every row,
+//     or family d first and p only for the rows that pass
+//     (ReadOptions.Essential and kv.CompleteRow).
 //
 //     go test ./kv/lsm -run XXX -bench HarnessReads -benchmem
 func BenchmarkHarnessReads(b *testing.B) {
@@ -195,4 +200,44 @@ func BenchmarkHarnessReads(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(rows), "ns/row")
 		b.ReportMetric(float64((cpuTime()-c0).Nanoseconds())/float64(rows), "cpu-ns/row")
 	})
+	// val is d's second cell: a big-endian number below 1,000,000; 1%
+	// of the rows have one below 10,000.
+	passes := func(r kv.Row) bool {
+		for _, c := range r.Cells {
+			if c.Family == "d" && string(c.Qualifier) == "val" {
+				return binary.BigEndian.Uint32(c.Value) < 10_000
+			}
+		}
+		return false
+	}
+	filtered := func(b *testing.B, essential []string) {
+		c0 := cpuTime()
+		rows, kept := 0, 0
+		for b.Loop() {
+			it := tbl.Read(ctx, kv.RowSet{}, kv.ReadOptions{Essential: essential})
+			for it.Next() {
+				rows++
+				if passes(it.Row()) {
+					if err := kv.CompleteRow(it); err != nil {
+						b.Fatal(err)
+					}
+					if len(it.Row().Cells) != 3 {
+						b.Fatal("incomplete row", it.Row())
+					}
+					kept++
+				}
+			}
+			it.Close()
+			if err := it.Err(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if kept == 0 || kept > rows/50 {
+			b.Fatalf("%d of %d rows passed", kept, rows)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(rows), "ns/row")
+		b.ReportMetric(float64((cpuTime()-c0).Nanoseconds())/float64(rows), "cpu-ns/row")
+	}
+	b.Run("scanDP", func(b *testing.B) { filtered(b, nil) })
+	b.Run("scanLazy", func(b *testing.B) { filtered(b, []string{"d"}) })
 }

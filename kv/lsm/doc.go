@@ -109,6 +109,11 @@
 // computed once, and only when some file's range covers the key. When one
 // merge input remains, rowReader reads it directly; the visibility check
 // carries the last family across rows.
+// A read naming essential families (kv.ReadOptions.Essential, HBase's
+// on-demand family loading) merges only the memtables and those families'
+// files; Complete positions a second merge over the other families at the
+// current row, mostly by forward steps, and appends its cells in family
+// order (read_lazy.go).
 //
 // # Administration, load and optional capabilities
 //

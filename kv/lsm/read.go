@@ -49,6 +49,10 @@ func (h *Table) readAt(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions, s
 	// families' indexes are those of the states' file lists.
 	rr.vis.fams = t.families().fams
 	rr.famMask = familyMask(rr.vis.fams, &opts)
+	ess, lazy := lazyMasks(rr.vis.fams, &opts, rr.famMask)
+	if lazy != nil {
+		rr.famMask = ess
+	}
 	if s.closed {
 		it.err = kv.ErrClosed
 	} else if t.dropped {
@@ -59,6 +63,10 @@ func (h *Table) readAt(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions, s
 		}
 		it.snap = s.acquireLocked(t, it.spans, rr.famMask, seq)
 		rr.vis.snap = it.snap.seq
+		if lazy != nil {
+			// The same spans, under the same lock: the same regions.
+			it.lazy = &lazyReader{snap: s.acquireLocked(t, it.spans, lazy, seq), mask: lazy, ri: -1}
+		}
 	}
 	s.mu.Unlock()
 	if opts.Reverse && it.snap != nil {
@@ -119,9 +127,16 @@ type rowIterator struct {
 	// its files; nil until used (see read_point.go).
 	pointRS    *regionSnap
 	pointFiles []internalIter
+
+	// lazy reads the families ReadOptions.Essential leaves out, for
+	// Complete (read_lazy.go); nil when the read has none.
+	lazy *lazyReader
 }
 
-var _ kv.RowIterator = (*rowIterator)(nil)
+var (
+	_ kv.RowIterator  = (*rowIterator)(nil)
+	_ kv.RowCompleter = (*rowIterator)(nil)
+)
 
 func (it *rowIterator) Row() kv.Row         { return it.rr.row }
 func (it *rowIterator) Err() error          { return it.err }
@@ -145,6 +160,7 @@ func (it *rowIterator) finish() {
 		it.iter = nil
 	}
 	it.closePointFiles() // before the snapshot's files are released
+	it.closeLazy()
 	if it.snap != nil {
 		it.s.release(it.snap)
 		it.snap = nil
@@ -155,6 +171,9 @@ func (it *rowIterator) finish() {
 // Next advances to the next row with projected cells.
 func (it *rowIterator) Next() bool {
 	it.rr.row = kv.Row{}
+	if it.lazy != nil {
+		it.lazy.completed = false
+	}
 	for it.err == nil && !it.done && (it.opts.Limit == 0 || it.returned < it.opts.Limit) {
 		if it.rr.stats.RowsRead%ctxCheckInterval == 0 {
 			if err := it.ctx.Err(); err != nil {

@@ -33,28 +33,37 @@ type rowReader struct {
 // storing a slice header into *r per cell costs a write barrier while the
 // collector runs.
 func (r *rowReader) readRow(it internalIter, prefix []byte) (bool, error) {
+	r.stats.RowsRead++
+	arena := ikey.Unescape(r.arena[:0], prefix)
+	return r.collect(it, prefix, arena, len(arena), r.cells[:0])
+}
+
+// collect consumes the entries of the row whose prefix is prefix (it is
+// positioned on the first), appending its projected cells to cells and
+// their bytes to arena, whose first keyLen bytes are the rowkey and the
+// rest the bytes of cells, back to back in cell order. It leaves r.row
+// the row of all of cells, if any. A read's rows start with no cells; a
+// row completed with its lazy families (read_lazy.go) starts with the
+// essential ones.
+func (r *rowReader) collect(it internalIter, prefix, arena []byte, keyLen int, cells []kv.Cell) (bool, error) {
 	if m, ok := it.(*mergingIter); ok {
 		// One input left (a single file or run, the memtables
 		// exhausted): read it directly, without the merge's layer of
 		// calls per entry.
 		if child := m.single(); child != nil {
-			ok, err := r.readRowOf(child, prefix)
+			ok, err := r.collectOf(child, prefix, arena, keyLen, cells)
 			m.resync()
 			return ok, err
 		}
 	}
-	return r.readRowOf(it, prefix)
+	return r.collectOf(it, prefix, arena, keyLen, cells)
 }
 
-// readRowOf is readRow over it itself.
-func (r *rowReader) readRowOf(it internalIter, prefix []byte) (bool, error) {
+// collectOf is collect over it itself.
+func (r *rowReader) collectOf(it internalIter, prefix, arena []byte, keyLen int, cells []kv.Cell) (bool, error) {
 	r.vis.resetRow()
-	arena := ikey.Unescape(r.arena[:0], prefix)
-	keyLen := len(arena)
-	cells := r.cells[:0]
 	var emitGen uint64 // vis.colGen of the column last emitted; 0 none
 	emitN := 0         // versions emitted for it
-	r.stats.RowsRead++
 	var err error
 	var p ikey.Parsed
 	for ; it.Valid(); it.Next() {

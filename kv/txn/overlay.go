@@ -61,9 +61,13 @@ func (o *overlay) Read(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions) k
 }
 
 // baseOptions are the options of the base read under buffered rows: rows
-// the buffer deletes must not count against the limit.
+// the buffer deletes must not count against the limit, and base rows must
+// be whole, as the merge returns them (it does not complete rows: see
+// kv.ReadOptions.Essential). Without buffered rows the base iterator is
+// returned itself, and completes its rows.
 func baseOptions(opts kv.ReadOptions) kv.ReadOptions {
 	opts.Limit = 0
+	opts.Essential = nil
 	return opts
 }
 
