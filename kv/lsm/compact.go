@@ -254,6 +254,15 @@ func compactionInputs(r *region, files []*fileMeta, smin uint64, all bool, keepS
 		if f.installSeq > smin {
 			continue
 		}
+		// An ingested file's keys carry a sequence number older than its
+		// install: a memtable entry below it (a DeleteRow, DeleteCells...
+		// committed before the ingest started) is older than the file's
+		// cells, yet a merge that does not see it would count the versions
+		// it deletes against MaxVersions and drop the ingested ones. Merge
+		// such a file only once those entries are in files.
+		if f.installSeq != 0 && r.state.memBelow(f.installSeq) {
+			continue
+		}
 		if !all && f.size >= keepSize && r.holds(f) && !sharesRows(f, files) {
 			continue
 		}
@@ -290,6 +299,17 @@ func sharesRows(f *fileMeta, files []*fileMeta) bool {
 	lo, hi := ikey.RowPrefixOf(f.smallest), ikey.RowPrefixOf(f.largest)
 	for _, o := range files {
 		if o != f && bytes.Compare(lo, ikey.RowPrefixOf(o.largest)) <= 0 && bytes.Compare(ikey.RowPrefixOf(o.smallest), hi) <= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// memBelow reports whether a memtable of st holds an entry with a sequence
+// number below seq; with mu held.
+func (st *regionState) memBelow(seq uint64) bool {
+	for _, m := range append([]*memtable{st.mem}, st.imms...) {
+		if lo := m.minSeq.Load(); !m.empty() && lo < seq {
 			return true
 		}
 	}

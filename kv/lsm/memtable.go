@@ -2,6 +2,7 @@ package lsm
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/bits"
 	"runtime"
 	"sync"
@@ -9,6 +10,8 @@ import (
 	"unsafe"
 
 	"github.com/google/btree"
+
+	"github.com/widesql/widesql/kv/lsm/internal/ikey"
 )
 
 // entry is one internal key and its value. Entries in a memtable are never
@@ -41,6 +44,7 @@ type memtable struct {
 	size     atomic.Int64  // bytes, see above
 	count    atomic.Int64  // entries
 	maxSeq   atomic.Uint64 // largest seq inserted
+	minSeq   atomic.Uint64 // smallest seq inserted; 0 when empty
 	firstWAL atomic.Uint64 // WAL segment of the first entry; 0 when empty
 }
 
@@ -68,12 +72,19 @@ func newMemtable() *memtable {
 // the caller may reuse them once add returns.
 func (m *memtable) add(es []entry, seq uint64, walSeg uint64) int64 {
 	var n int64
+	lo := m.minSeq.Load()
 	m.mu.Lock()
 	for _, e := range es {
 		m.tree.insert(e)
 		n += int64(len(e.key)+len(e.value)) + entryOverhead
+		if len(e.key) >= ikey.TrailerLen { // the trailer's seq (see setSeq)
+			if s := ^binary.BigEndian.Uint64(e.key[len(e.key)-1-8:]); lo == 0 || s < lo {
+				lo = s
+			}
+		}
 	}
 	m.mu.Unlock()
+	m.minSeq.Store(lo)
 	if m.firstWAL.Load() == 0 {
 		m.firstWAL.Store(walSeg)
 	}
