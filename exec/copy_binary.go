@@ -16,13 +16,37 @@ var copySignature = []byte("PGCOPY\n\xff\r\n\x00")
 
 // binaryReader splits binary COPY input into rows.
 type binaryReader struct {
-	buf    []byte
-	header bool // the header has been read
-	ended  bool // the trailer has been read
+	buf    []byte // input not yet returned as rows
+	own    []byte // buf's storage when it is not a borrowed chunk
+	header bool   // the header has been read
+	ended  bool   // the trailer has been read
 	vals   [][]byte
 }
 
-func (r *binaryReader) add(data []byte) { r.buf = append(r.buf, data...) }
+// add appends a chunk of input. When nothing is pending, buf borrows the
+// chunk instead of copying it (most rows are read straight from the
+// message); the caller must call keep before the chunk goes.
+func (r *binaryReader) add(data []byte) {
+	if len(r.buf) == 0 {
+		r.buf = data[:len(data):len(data)] // an append never writes into it
+		return
+	}
+	r.buf = append(r.buf, data...)
+}
+
+// keep copies the rest of a borrowed chunk (a row cut by the chunk's
+// end) into the reader's own storage.
+func (r *binaryReader) keep() {
+	if len(r.buf) == 0 {
+		r.buf = nil
+		return
+	}
+	if len(r.own) > 0 && &r.buf[0] == &r.own[0] {
+		return
+	}
+	r.own = append(r.own[:0], r.buf...)
+	r.buf = r.own
+}
 
 // next returns the next row's fields (nil for NULL), valid until the next
 // call; ok is false when more input is needed or the data ended.

@@ -12,6 +12,7 @@ import (
 	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/pgwire/pgerror"
 	"github.com/widesql/widesql/planner"
+	"github.com/widesql/widesql/planner/keyenc"
 	"github.com/widesql/widesql/planner/types"
 )
 
@@ -83,6 +84,15 @@ type copyLoader struct {
 	// place a duplicate found at CopyDone).
 	ing      kv.IngestBuilder
 	ingLines []int32
+	// The builder's columns (kv.IngestBuilder.SetColumns): the row
+	// marker, then the non-key columns valCols, in the order cells()
+	// writes them; each row goes to AddCells as its key and vals, encoded
+	// into vbuf, with no kv.Mutation built. nil: rows go to Add.
+	valCols []int
+	vals    [][]byte
+	voffs   []int
+	vbuf    []byte
+	row     Row // the row being loaded: the builder keeps no Row
 }
 
 func newCopyLoader(x *executor, p *planner.CopyFrom, loc *time.Location, autocommit bool) (*copyLoader, error) {
@@ -105,12 +115,73 @@ func newCopyLoader(x *executor, p *planner.CopyFrom, loc *time.Location, autocom
 		switch {
 		case err == nil:
 			l.ing = b
+			l.setColumns(ts)
 		case !errors.Is(err, kv.ErrIngestUnsupported):
 			return nil, storageError(txnError(err))
 		}
 	}
 	return l, nil
 }
+
+// setColumns gives the ingest builder the cells every row sets (those
+// cells() returns for a row without NULLs); if it refuses them, rows go
+// to Add.
+func (l *copyLoader) setColumns(ts kv.Timestamp) {
+	t := l.t
+	cols := []kv.IngestColumn{{Family: t.MarkerFamily, Qualifier: planner.MarkerQualifier, Timestamp: ts}}
+	var valCols []int
+	for ci := range t.Columns {
+		c := &t.Columns[ci]
+		if c.IsKey() {
+			continue
+		}
+		cols = append(cols, kv.IngestColumn{Family: c.Family, Qualifier: c.Qualifier(), Timestamp: ts})
+		valCols = append(valCols, ci)
+	}
+	if l.ing.SetColumns(cols) != nil {
+		return
+	}
+	l.valCols, l.vals, l.voffs = valCols, make([][]byte, len(cols)), make([]int, len(valCols)+1)
+	// Never nil, so an empty value is a non-nil empty slice of it.
+	l.vbuf = make([]byte, 0, 256)
+}
+
+// cellValues encodes the non-key columns of row into l.vals (nil for
+// NULL) as cells() does, with the same 23502 for a NULL in a NOT NULL
+// column; l.vals[0] is the row marker.
+func (l *copyLoader) cellValues(row Row) ([][]byte, error) {
+	t, b := l.t, l.vbuf[:0]
+	for k, ci := range l.valCols {
+		c := &t.Columns[ci]
+		d := row[ci]
+		if d.IsNull() {
+			if c.NotNull {
+				return nil, notNullError(t, c)
+			}
+			l.voffs[k] = -1
+			continue
+		}
+		l.voffs[k] = len(b)
+		b = keyenc.AppendValue(b, d, c.Type)
+	}
+	l.voffs[len(l.valCols)] = len(b)
+	l.vbuf = b
+	l.vals[0] = markerValue
+	end := len(b)
+	for k := len(l.valCols) - 1; k >= 0; k-- {
+		start := l.voffs[k]
+		if start < 0 {
+			l.vals[k+1] = nil
+			continue
+		}
+		l.vals[k+1] = b[start:end:end]
+		end = start
+	}
+	return l.vals, nil
+}
+
+// markerValue is the row marker's value: empty, but not NULL.
+var markerValue = []byte{}
 
 // data consumes one chunk of input.
 func (l *copyLoader) data(ctx context.Context, chunk []byte) error {
@@ -119,6 +190,7 @@ func (l *copyLoader) data(ctx context.Context, chunk []byte) error {
 	}
 	if l.bin != nil {
 		l.bin.add(chunk)
+		defer l.bin.keep() // chunk is valid only during the call
 	} else {
 		l.rd.add(chunk)
 	}
@@ -344,6 +416,22 @@ func (l *copyLoader) store(ctx context.Context, row Row, n int, line []byte) err
 	if l.duplicate(key) {
 		return copyError(uniqueError(t, row), t.Name, n, "", nil, false)
 	}
+	if l.ing != nil && l.valCols != nil {
+		vals, err := l.cellValues(row)
+		if err != nil {
+			return copyError(err, t.Name, n, "", line, line != nil)
+		}
+		if err := l.ing.AddCells(key, vals); err != nil {
+			var ce *kv.ConditionError
+			if errors.As(err, &ce) { // a key of the COPY again (duplicate above finds it first)
+				return copyError(uniqueError(t, row), t.Name, n, "", nil, false)
+			}
+			return storageError(txnError(err))
+		}
+		l.ingLines = append(l.ingLines, int32(n))
+		l.count++
+		return nil
+	}
 	muts, err := l.w.cells(row, l.all, nil)
 	if err != nil {
 		return copyError(err, t.Name, n, "", line, line != nil)
@@ -381,9 +469,18 @@ func (l *copyLoader) store(ctx context.Context, row Row, n int, line []byte) err
 	return nil
 }
 
-// newRow returns a new all-NULL row of the table, carved from a slab.
+// newRow returns a new all-NULL row of the table, carved from a slab;
+// when rows go to the ingest builder, which keeps none, the same row
+// each time.
 func (l *copyLoader) newRow() Row {
 	n := len(l.t.Columns)
+	if l.ing != nil {
+		if l.row == nil {
+			l.row = make(Row, n)
+		}
+		clear(l.row)
+		return l.row
+	}
 	if len(l.slab) < n {
 		l.slab = make([]types.Datum, 64*n)
 	}

@@ -54,8 +54,33 @@ type Ingester interface {
 //     or a store error; nothing is applied then either.
 //   - Abort discards everything added (it is safe after Commit, and more
 //     than once). After Commit or Abort, Add and Commit return an error.
+//
+// SetColumns and AddCells are the columnar form of Add, for a loader
+// whose rows all set the same cells (SQL's COPY: the row marker and one
+// cell per column): the builder resolves the families, escapes the names
+// and orders the cells once, and each row costs its key and values only.
+//   - SetColumns fixes the cells AddCells rows may set: column i is the
+//     cell (cols[i].Family, cols[i].Qualifier) at cols[i].Timestamp. Two
+//     columns naming the same cell at the same timestamp, an unknown
+//     family (ErrFamilyNotFound) or a bad timestamp are errors, and the
+//     builder stays as it was (Add still works). It may be called again;
+//     the columns are copied.
+//   - AddCells(key, vals) is Add of the row key with, for each i with
+//     vals[i] != nil, a SetCell of column i to vals[i] (a non-nil empty
+//     slice is an empty value), RequireAbsent. len(vals) must be the
+//     number of columns. It copies what it keeps, and may be mixed with
+//     Add.
 type IngestBuilder interface {
 	Add(rm RowMutation) error
+	SetColumns(cols []IngestColumn) error
+	AddCells(key []byte, vals [][]byte) error
 	Commit(ctx context.Context) error
 	Abort()
+}
+
+// IngestColumn is one cell of the rows IngestBuilder.AddCells takes.
+type IngestColumn struct {
+	Family    string
+	Qualifier []byte
+	Timestamp Timestamp
 }

@@ -95,6 +95,41 @@ func TestCopyIngest(t *testing.T) {
 		t.Fatalf("COPY of a deleted key: %d, %v", got, err)
 	}
 
+	// Defaults, NOT NULL and NULLs through the ingest, binary and text,
+	// with rows cut across CopyData messages.
+	exec("CREATE TABLE nn (k INT PRIMARY KEY, a INT NOT NULL, b TEXT DEFAULT 'dflt', c.x BIGINT, c.y TEXT NOT NULL DEFAULT 'y')")
+	nnRows := make([][]any, 0, 20000)
+	for i := range 20000 {
+		var x any = int64(i) * 3
+		if i%5 == 0 {
+			x = nil
+		}
+		nnRows = append(nnRows, []any{int32(i), int32(i % 7), x})
+	}
+	if got, err := conn.CopyFrom(ctx, pgx.Identifier{"nn"}, []string{"k", "a", "x"}, pgx.CopyFromRows(nnRows)); err != nil || got != 20000 {
+		t.Fatalf("CopyFrom nn: %d rows, %v", got, err)
+	}
+	if s := query(conn, "SELECT count(*)::text || '|' || sum(a)::text || '|' || count(x)::text || '|' || sum(x)::text || '|' || count(*) FILTER (WHERE b = 'dflt' AND y = 'y')::text FROM nn"); s != "20000|59997|16000|480000000|20000" {
+		t.Fatalf("nn after COPY: %s", s)
+	}
+	var text strings.Builder
+	for i := 20000; i < 30000; i++ {
+		fmt.Fprintf(&text, "%d\t%d\t\\N\tt%d\n", i, i%3, i)
+	}
+	if _, err := conn.PgConn().CopyFrom(ctx, strings.NewReader(text.String()), "COPY nn (k, a, b, y) FROM STDIN"); err != nil {
+		t.Fatalf("text COPY nn: %v", err)
+	}
+	if s := query(conn, "SELECT count(*)::text || '|' || count(b)::text || '|' || min(y) FROM nn WHERE k >= 20000"); s != "10000|0|t20000" {
+		t.Fatalf("nn after text COPY: %s", s)
+	}
+	_, err = conn.CopyFrom(ctx, pgx.Identifier{"nn"}, []string{"k", "a"}, pgx.CopyFromRows([][]any{{int32(40000), int32(1)}, {int32(40001), nil}}))
+	if !errors.As(err, &pe) || pe.Code != "23502" || pe.Where != "COPY nn, line 2" {
+		t.Fatalf("NULL into NOT NULL: %v (%+v)", err, pe)
+	}
+	if s := query(conn, "SELECT count(*)::text FROM nn WHERE k >= 40000"); s != "0" {
+		t.Fatalf("after a failed COPY: %s rows", s)
+	}
+
 	// SIGKILL: every row of the COPYs that returned is there.
 	conn.Close(ctx)
 	s.kill(t)

@@ -62,14 +62,22 @@ func (h *Table) NewIngest(ctx context.Context) (kv.IngestBuilder, error) {
 	}
 	seq := s.lastSeq.Add(1)
 	s.commitMu.Unlock()
-	return &ingestBuilder{s: s, t: t, seq: seq, bounds: bounds, sorted: true,
+	return &ingestBuilder{s: s, t: t, fs: t.families(), seq: seq, bounds: bounds, sorted: true,
 		chunkBytes: ingestChunkBytes, fileBytes: ingestFileBytes}, nil
 }
 
 // ingEnt is one entry of a row being ingested.
 type ingEnt struct {
 	key, val []byte
-	fam      string
+	fam      int // index in the builder's family set
+}
+
+// ingCol is a column of AddCells rows: the key of its cell after the row
+// prefix (escaped family and qualifier, and the trailer).
+type ingCol struct {
+	suffix []byte
+	fam    int // index in the builder's family set
+	src    int // index in AddCells' vals
 }
 
 // ingFile is a finished file of an ingest and its family.
@@ -88,6 +96,7 @@ type chunkRow struct {
 type ingestBuilder struct {
 	s      *Store
 	t      *table
+	fs     *famSet  // the families as of the start: ingEnt.fam indexes fs.fams
 	seq    uint64   // S0: every key carries it
 	bounds [][]byte // region start row prefixes at the start: files never cross one
 
@@ -104,11 +113,13 @@ type ingestBuilder struct {
 	chunkSize int
 	block     []byte // arena of the chunk's rows
 
-	rowBuf []byte            // the current row's entries (sorted mode)
-	prefix []byte            // the current row's prefix
-	famEsc map[string][]byte // escaped family names
-	ents   []ingEnt          // scratch
-	err    error             // sticky
+	cols  []ingCol // SetColumns' columns in cell order
+	ncols int
+
+	rowBuf []byte   // the current row's keys (sorted mode)
+	prefix []byte   // the current row's prefix
+	ents   []ingEnt // scratch
+	err    error    // sticky
 	done   bool
 }
 
@@ -130,22 +141,75 @@ func (b *ingestBuilder) Add(rm kv.RowMutation) error {
 		if rm.Mutations[i].Kind != kv.SetCell {
 			return errorf("ingest into %q: row %d: only SetCell mutations: %w", b.t.name, b.n, kv.ErrInvalidArgument)
 		}
+		if _, ok := b.fs.idx[rm.Mutations[i].Family]; !ok { // added after the start
+			return errorf("ingest into %q: row %d: family %q: %w", b.t.name, b.n, rm.Mutations[i].Family, kv.ErrFamilyNotFound)
+		}
 	}
+	return b.put(rm.Key, &rm, nil)
+}
+
+// SetColumns implements kv.IngestBuilder.
+func (b *ingestBuilder) SetColumns(cols []kv.IngestColumn) error {
+	if b.done {
+		return errorf("ingest into %q: builder already ended: %w", b.t.name, kv.ErrInvalidArgument)
+	}
+	out := make([]ingCol, len(cols))
+	for i, c := range cols {
+		// Validate checks the family and the timestamp as Add would.
+		rm := kv.RowMutation{Key: []byte{0}, Mutations: []kv.Mutation{{Kind: kv.SetCell, Family: c.Family,
+			Qualifier: c.Qualifier, Timestamp: c.Timestamp}}}
+		fi, ok := b.fs.idx[c.Family]
+		if err := rm.Validate(func(string) bool { return ok }); err != nil {
+			return errorf("ingest into %q: column %d: %w", b.t.name, i, err)
+		}
+		suffix := append([]byte(nil), b.fs.fams[fi].esc...)
+		suffix = ikey.AppendEscaped(suffix, c.Qualifier)
+		suffix = ikey.AppendTrailer(suffix, int64(c.Timestamp), b.seq, ikey.KindSet)
+		out[i] = ingCol{suffix: suffix, fam: fi, src: i}
+	}
+	// Within a row the keys differ only after the prefix: this is their
+	// order in every row.
+	slices.SortFunc(out, func(x, y ingCol) int { return bytes.Compare(x.suffix, y.suffix) })
+	for i := 1; i < len(out); i++ {
+		if bytes.Equal(out[i-1].suffix, out[i].suffix) {
+			return errorf("ingest into %q: columns %d and %d name the same cell: %w", b.t.name, out[i-1].src, out[i].src, kv.ErrInvalidArgument)
+		}
+	}
+	b.cols, b.ncols = out, len(cols)
+	return nil
+}
+
+// AddCells implements kv.IngestBuilder.
+func (b *ingestBuilder) AddCells(key []byte, vals [][]byte) error {
+	if b.done {
+		return errorf("ingest into %q: builder already ended: %w", b.t.name, kv.ErrInvalidArgument)
+	}
+	if b.err != nil {
+		return b.err
+	}
+	if b.cols == nil || len(vals) != b.ncols {
+		return errorf("ingest into %q: row %d: %d values for %d columns: %w", b.t.name, b.n, len(vals), b.ncols, kv.ErrInvalidArgument)
+	}
+	if len(key) == 0 || len(key) > kv.MaxKeySize {
+		return errorf("ingest into %q: row %d: key length %d not in [1, %d]: %w", b.t.name, b.n, len(key), kv.MaxKeySize, kv.ErrInvalidArgument)
+	}
+	return b.put(key, nil, vals)
+}
+
+// put adds the row key, given as rm (Add) or as vals (AddCells).
+func (b *ingestBuilder) put(key []byte, rm *kv.RowMutation, vals [][]byte) error {
 	ord := b.n
 	b.n++
 	if b.sorted {
-		if b.last == nil || bytes.Compare(rm.Key, b.last) > 0 {
-			b.last = append(b.last[:0], rm.Key...)
+		if b.last == nil || bytes.Compare(key, b.last) > 0 {
+			b.last = append(b.last[:0], key...)
 			b.rowBuf = b.rowBuf[:0]
-			ents := b.encodeRow(&rm, func(n int) []byte {
-				start := len(b.rowBuf)
-				b.rowBuf = slices.Grow(b.rowBuf, n)[:start+n]
-				return b.rowBuf[start : start+n : start+n]
-			})
-			return b.fail(b.writer().addRow(ents))
+			// The writer copies the entries at once: the values need no
+			// copy, the keys are built in rowBuf.
+			return b.fail(b.writer().addRow(b.encode(key, rm, vals, true)))
 		}
-		if bytes.Equal(rm.Key, b.last) {
-			return b.fail(&kv.ConditionError{Index: ord, Key: bytes.Clone(rm.Key)})
+		if bytes.Equal(key, b.last) {
+			return b.fail(&kv.ConditionError{Index: ord, Key: bytes.Clone(key)})
 		}
 		// The first key out of order: what was written is the first run.
 		b.sorted, b.last = false, nil
@@ -153,9 +217,9 @@ func (b *ingestBuilder) Add(rm kv.RowMutation) error {
 			return err
 		}
 	}
-	row := chunkRow{key: b.alloc(len(rm.Key)), ord: ord}
-	copy(row.key, rm.Key)
-	row.ents = slices.Clone(b.encodeRow(&rm, b.alloc))
+	row := chunkRow{key: b.alloc(len(key)), ord: ord}
+	copy(row.key, key)
+	row.ents = slices.Clone(b.encode(key, rm, vals, false))
 	b.chunk = append(b.chunk, row)
 	b.chunkSize += len(row.key) + 64
 	for _, e := range row.ents {
@@ -167,29 +231,53 @@ func (b *ingestBuilder) Add(rm kv.RowMutation) error {
 	return nil
 }
 
-// encodeRow returns the entries of rm in key order (a later Set of the
-// same cell replaces an earlier one), carving their bytes with alloc.
-// The result aliases b.ents.
-func (b *ingestBuilder) encodeRow(rm *kv.RowMutation, alloc func(int) []byte) []ingEnt {
-	b.prefix = ikey.RowPrefix(b.prefix[:0], rm.Key)
+// encode returns the entries of a row in key order (aliasing b.ents);
+// transient entries are valid until the next row (their values may alias
+// the caller's), else they are carved from the chunk's arena.
+func (b *ingestBuilder) encode(key []byte, rm *kv.RowMutation, vals [][]byte, transient bool) []ingEnt {
+	b.prefix = ikey.RowPrefix(b.prefix[:0], key)
 	b.ents = b.ents[:0]
+	if rm != nil {
+		return b.encodeRow(rm, transient)
+	}
+	for i := range b.cols {
+		c := &b.cols[i]
+		v := vals[c.src]
+		if v == nil {
+			continue
+		}
+		b.ents = append(b.ents, b.entry(c.suffix, v, c.fam, transient))
+	}
+	return b.ents
+}
+
+// entry makes the entry prefix+suffix -> v.
+func (b *ingestBuilder) entry(suffix, v []byte, fam int, transient bool) ingEnt {
+	n := len(b.prefix) + len(suffix)
+	var buf []byte
+	if transient {
+		start := len(b.rowBuf)
+		b.rowBuf = slices.Grow(b.rowBuf, n)[:start+n]
+		buf = b.rowBuf[start : start+n : start+n]
+	} else {
+		buf = b.alloc(n + len(v))
+		v = buf[n : n+copy(buf[n:], v)]
+	}
+	k := append(append(buf[:0], b.prefix...), suffix...)
+	return ingEnt{key: k[:n:n], val: v, fam: fam}
+}
+
+// encodeRow returns the entries of rm in key order (a later Set of the
+// same cell replaces an earlier one), with b.prefix set to its row's.
+func (b *ingestBuilder) encodeRow(rm *kv.RowMutation, transient bool) []ingEnt {
+	var suffix []byte
 	for i := range rm.Mutations {
 		m := &rm.Mutations[i]
-		fam := b.famEsc[m.Family]
-		if fam == nil {
-			if b.famEsc == nil {
-				b.famEsc = map[string][]byte{}
-			}
-			fam = ikey.AppendEscaped(nil, []byte(m.Family))
-			b.famEsc[m.Family] = fam
-		}
-		n := len(b.prefix) + len(fam) + escLen(m.Qualifier) + ikey.TrailerLen
-		buf := alloc(n + len(m.Value))
-		k := append(append(buf[:0], b.prefix...), fam...)
-		k = ikey.AppendEscaped(k, m.Qualifier)
-		k = ikey.AppendTrailer(k, int64(m.Timestamp), b.seq, ikey.KindSet)
-		v := buf[len(k) : len(k)+copy(buf[len(k):], m.Value)]
-		b.ents = append(b.ents, ingEnt{key: k, val: v, fam: m.Family})
+		fi := b.fs.idx[m.Family] // Add checked it
+		suffix = append(suffix[:0], b.fs.fams[fi].esc...)
+		suffix = ikey.AppendEscaped(suffix, m.Qualifier)
+		suffix = ikey.AppendTrailer(suffix, int64(m.Timestamp), b.seq, ikey.KindSet)
+		b.ents = append(b.ents, b.entry(suffix, m.Value, fi, transient))
 	}
 	if !slices.IsSortedFunc(b.ents, func(x, y ingEnt) int { return bytes.Compare(x.key, y.key) }) {
 		slices.SortStableFunc(b.ents, func(x, y ingEnt) int { return bytes.Compare(x.key, y.key) })
@@ -377,7 +465,7 @@ func (b *ingestBuilder) merge(ctx context.Context, runs [][]ingFile) (_ []ingFil
 	rowRun := -1
 	type span struct {
 		ko, vo, end int
-		fam         string
+		fam         int
 	}
 	var spans []span
 	var arena []byte
@@ -415,7 +503,11 @@ func (b *ingestBuilder) merge(ctx context.Context, runs [][]ingFile) (_ []ingFil
 		} else if run != rowRun {
 			return nil, &kv.ConditionError{Index: -1, Key: ikey.Unescape(nil, parsed.Row)}
 		}
-		sp := span{ko: len(arena), fam: string(ikey.Unescape(nil, parsed.Family))}
+		fi, ok := b.fs.idx[string(ikey.Unescape(nil, parsed.Family))]
+		if !ok {
+			return nil, errorf("ingest: bad family in key %q: %w", k, errCorrupt)
+		}
+		sp := span{ko: len(arena), fam: fi}
 		arena = append(arena, k...)
 		sp.vo = len(arena)
 		arena = append(arena, it.Value()...)
@@ -462,9 +554,9 @@ func (b *ingestBuilder) discard() {
 // start) and rows never span two files of one family.
 type runWriter struct {
 	b     *ingestBuilder
-	ws    map[string]*fileWriter
-	order []string // families of ws in creation order
-	cut   []byte   // the open files must end before this row prefix; nil: no bound
+	ws    []*fileWriter // by family index; nil: none open
+	order []int         // families of the open writers in creation order
+	cut   []byte        // the open files must end before this row prefix; nil: no bound
 	files []ingFile
 }
 
@@ -473,11 +565,10 @@ func (w *runWriter) addRow(ents []ingEnt) error {
 	if len(ents) == 0 {
 		return nil
 	}
-	prefix := ikey.RowPrefixOf(ents[0].key)
-	if len(w.ws) > 0 {
-		full := w.cut != nil && bytes.Compare(prefix, w.cut) >= 0
-		for _, fw := range w.ws {
-			full = full || fw.w.EstimatedSize() >= w.b.fileBytes
+	if len(w.order) > 0 {
+		full := w.cut != nil && bytes.Compare(ikey.RowPrefixOf(ents[0].key), w.cut) >= 0
+		for _, fi := range w.order {
+			full = full || w.ws[fi].w.EstimatedSize() >= w.b.fileBytes
 		}
 		if full {
 			if err := w.finish(); err != nil {
@@ -485,7 +576,8 @@ func (w *runWriter) addRow(ents []ingEnt) error {
 			}
 		}
 	}
-	if len(w.ws) == 0 {
+	if len(w.order) == 0 {
+		prefix := ikey.RowPrefixOf(ents[0].key)
 		bs := w.b.bounds
 		i := sort.Search(len(bs), func(i int) bool { return bytes.Compare(bs[i], prefix) > 0 })
 		w.cut = nil
@@ -493,20 +585,16 @@ func (w *runWriter) addRow(ents []ingEnt) error {
 			w.cut = bs[i]
 		}
 	}
-	for _, e := range ents {
+	for i := range ents {
+		e := &ents[i]
+		if w.ws == nil {
+			w.ws = make([]*fileWriter, len(w.b.fs.fams))
+		}
 		fw := w.ws[e.fam]
 		if fw == nil {
-			fs := w.b.t.families()
-			fi, ok := fs.idx[e.fam]
-			if !ok {
-				return errorf("ingest into %q: family %q: %w", w.b.t.name, e.fam, kv.ErrFamilyNotFound)
-			}
 			var err error
-			if fw, err = w.b.s.newFileWriter(&fs.fams[fi]); err != nil {
+			if fw, err = w.b.s.newFileWriter(&w.b.fs.fams[e.fam]); err != nil {
 				return err
-			}
-			if w.ws == nil {
-				w.ws = map[string]*fileWriter{}
 			}
 			w.ws[e.fam] = fw
 			w.order = append(w.order, e.fam)
@@ -521,28 +609,28 @@ func (w *runWriter) addRow(ents []ingEnt) error {
 // finish completes the open files.
 func (w *runWriter) finish() error {
 	var err error
-	for _, fam := range w.order {
-		fw := w.ws[fam]
+	for _, fi := range w.order {
+		fw := w.ws[fi]
+		w.ws[fi] = nil
 		if err != nil {
 			fw.abort()
 			continue
 		}
 		var f *fileMeta
 		if f, err = fw.finish(); err == nil {
-			w.files = append(w.files, ingFile{f: f, fam: fam})
+			w.files = append(w.files, ingFile{f: f, fam: w.b.fs.fams[fi].name})
 		}
 	}
-	clear(w.ws)
 	w.order = w.order[:0]
 	return err
 }
 
 // abort removes the run's files, finished or not.
 func (w *runWriter) abort() {
-	for _, fam := range w.order {
-		w.ws[fam].abort()
+	for _, fi := range w.order {
+		w.ws[fi].abort()
+		w.ws[fi] = nil
 	}
-	clear(w.ws)
 	w.order = w.order[:0]
 	for _, f := range w.files {
 		w.b.s.unref(f.f)

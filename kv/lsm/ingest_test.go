@@ -90,9 +90,40 @@ func (r *modelRun) ingest(i int) {
 			keep[j].Mutations = append(keep[j].Mutations, mu)
 		}
 	}
+	// Half the ingests give their rows as AddCells rows over the batch's
+	// distinct cells (a Set of a cell set earlier in the row replaces it).
+	var cols []kv.IngestColumn
+	colOf := map[string]int{}
+	if r.g.r.IntN(2) == 0 {
+		for _, rm := range batch {
+			for _, mu := range rm.Mutations {
+				id := fmt.Sprintf("%s\x00%x\x00%d", mu.Family, mu.Qualifier, mu.Timestamp)
+				if _, ok := colOf[id]; !ok {
+					colOf[id] = len(cols)
+					cols = append(cols, kv.IngestColumn{Family: mu.Family, Qualifier: bytes.Clone(mu.Qualifier), Timestamp: mu.Timestamp})
+				}
+			}
+		}
+		if err := ing.SetColumns(cols); err != nil {
+			r.fatalf("SetColumns: %v", err)
+		}
+	}
 	var addErr error
 	for j := range batch {
-		if addErr = ing.Add(batch[j]); addErr != nil {
+		if cols == nil {
+			addErr = ing.Add(batch[j])
+		} else {
+			vals := make([][]byte, len(cols))
+			for _, mu := range batch[j].Mutations {
+				v := mu.Value
+				if v == nil {
+					v = []byte{}
+				}
+				vals[colOf[fmt.Sprintf("%s\x00%x\x00%d", mu.Family, mu.Qualifier, mu.Timestamp)]] = v
+			}
+			addErr = ing.AddCells(batch[j].Key, vals)
+		}
+		if addErr != nil {
 			break
 		}
 		// Add copies what it keeps.
