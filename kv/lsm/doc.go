@@ -78,8 +78,14 @@
 // Keys carry a sequence number reserved when the builder starts; the file
 // records the install's own (installSeq, in the manifest), and a read at
 // a lower seq does not see the file (snapRegionAt). Compaction leaves such
-// a file out while an older snapshot is open, and leaves alone files that
-// share no row with another file of the store and lie inside the region.
+// a file out while an older snapshot is open, and while a memtable of its
+// region holds an entry older than its install (memtable.minSeq): such an
+// entry, a DeleteRow say, is older than the file's cells, and a merge that
+// did not see it would count the versions it deletes against MaxVersions.
+// Compaction also leaves alone files that share no row with another file
+// of the store and lie inside the region. A builder may take its cells
+// column by column (SetColumns once, then AddCells per row: each cell's
+// key suffix is built once), which is how an autocommit COPY feeds it.
 //
 // # Concurrency
 //
