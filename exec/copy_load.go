@@ -421,16 +421,7 @@ func (l *copyLoader) store(ctx context.Context, row Row, n int, line []byte) err
 		if err != nil {
 			return copyError(err, t.Name, n, "", line, line != nil)
 		}
-		if err := l.ing.AddCells(key, vals); err != nil {
-			var ce *kv.ConditionError
-			if errors.As(err, &ce) { // a key of the COPY again (duplicate above finds it first)
-				return copyError(uniqueError(t, row), t.Name, n, "", nil, false)
-			}
-			return storageError(txnError(err))
-		}
-		l.ingLines = append(l.ingLines, int32(n))
-		l.count++
-		return nil
+		return l.ingested(l.ing.AddCells(key, vals), row, n)
 	}
 	muts, err := l.w.cells(row, l.all, nil)
 	if err != nil {
@@ -445,16 +436,7 @@ func (l *copyLoader) store(ctx context.Context, row Row, n int, line []byte) err
 				sets = append(sets, m)
 			}
 		}
-		if err := l.ing.Add(kv.RowMutation{Key: key, Mutations: sets, Require: kv.RequireAbsent}); err != nil {
-			var ce *kv.ConditionError
-			if errors.As(err, &ce) { // a key of the COPY again (duplicate above finds it first)
-				return copyError(uniqueError(t, row), t.Name, n, "", nil, false)
-			}
-			return storageError(txnError(err))
-		}
-		l.ingLines = append(l.ingLines, int32(n))
-		l.count++
-		return nil
+		return l.ingested(l.ing.Add(kv.RowMutation{Key: key, Mutations: sets, Require: kv.RequireAbsent}), row, n)
 	}
 	l.batch = append(l.batch, kv.RowMutation{Key: key, Mutations: muts, Require: kv.RequireAbsent})
 	l.rows = append(l.rows, row)
@@ -588,4 +570,19 @@ func (l *copyLoader) abort() {
 		}
 		l.written = l.written[n:]
 	}
+}
+
+// ingested finishes a row handed to the ingest builder as line n: err is
+// what Add or AddCells returned.
+func (l *copyLoader) ingested(err error, row Row, n int) error {
+	if err != nil {
+		var ce *kv.ConditionError
+		if errors.As(err, &ce) { // a key of the COPY again (duplicate finds it first)
+			return copyError(uniqueError(l.t, row), l.t.Name, n, "", nil, false)
+		}
+		return storageError(txnError(err))
+	}
+	l.ingLines = append(l.ingLines, int32(n))
+	l.count++
+	return nil
 }
