@@ -45,6 +45,23 @@ func newTestSession(t *testing.T, eng *exec.Engine) *sessionClient {
 	return &sessionClient{s: sess}
 }
 
+// insertRows inserts rows 0..n-1 of table in INSERTs of 1,000 rows, row(i)
+// giving each row's VALUES tuple.
+func insertRows(t *testing.T, c *sessionClient, table string, n int, row func(i int) string) {
+	t.Helper()
+	for start := 0; start < n; start += 1000 {
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "INSERT INTO %s VALUES ", table)
+		for i := start; i < min(start+1000, n); i++ {
+			if i > start {
+				sb.WriteByte(',')
+			}
+			sb.WriteString(row(i))
+		}
+		mustExecT(t, c, sb.String())
+	}
+}
+
 func mustExecT(t *testing.T, c *sessionClient, sql string) {
 	t.Helper()
 	if _, err := c.Exec(context.Background(), sql); err != nil {
@@ -234,17 +251,7 @@ func TestParallelScanSnapshot(t *testing.T) {
 func TestParallelScanErrors(t *testing.T) {
 	_, c := openParallelTest(t)
 	mustExecT(t, c, "CREATE TABLE perr (k INT PRIMARY KEY, d.v INT)")
-	for start := 0; start < 20000; start += 1000 {
-		var sb strings.Builder
-		sb.WriteString("INSERT INTO perr VALUES ")
-		for i := start; i < start+1000; i++ {
-			if i > start {
-				sb.WriteByte(',')
-			}
-			fmt.Fprintf(&sb, "(%d, %d)", i, i%5000)
-		}
-		mustExecT(t, c, sb.String())
-	}
+	insertRows(t, c, "perr", 20000, func(i int) string { return fmt.Sprintf("(%d, %d)", i, i%5000) })
 	base := runtime.NumGoroutine()
 	ctx := context.Background()
 	p0 := exec.ParallelStarts.Load()
@@ -290,17 +297,9 @@ func TestParallelScanErrors(t *testing.T) {
 func TestParallelScanBudget(t *testing.T) {
 	_, c := openParallelTest(t)
 	mustExecT(t, c, "CREATE TABLE pbud (k INT PRIMARY KEY, d.v INT, p.pad TEXT)")
-	for start := 0; start < 30000; start += 1000 {
-		var sb strings.Builder
-		sb.WriteString("INSERT INTO pbud VALUES ")
-		for i := start; i < start+1000; i++ {
-			if i > start {
-				sb.WriteByte(',')
-			}
-			fmt.Fprintf(&sb, "(%d, %d, '%s')", i, (i*7919)%20000, strings.Repeat("p", i%100))
-		}
-		mustExecT(t, c, sb.String())
-	}
+	insertRows(t, c, "pbud", 30000, func(i int) string {
+		return fmt.Sprintf("(%d, %d, '%s')", i, (i*7919)%20000, strings.Repeat("p", i%100))
+	})
 	mustExecT(t, c, "SET work_mem = '64kB'")
 	for _, q := range []string{
 		"SELECT k, v, pad FROM pbud",

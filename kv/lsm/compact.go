@@ -308,10 +308,6 @@ func sharesRows(f *fileMeta, files []*fileMeta) bool {
 // memBelow reports whether a memtable of st holds an entry with a sequence
 // number below seq; with mu held.
 func (st *regionState) memBelow(seq uint64) bool {
-	for _, m := range append([]*memtable{st.mem}, st.imms...) {
-		if lo := m.minSeq.Load(); !m.empty() && lo < seq {
-			return true
-		}
-	}
-	return false
+	below := func(m *memtable) bool { return !m.empty() && m.minSeq.Load() < seq }
+	return below(st.mem) || slices.ContainsFunc(st.imms, below)
 }
