@@ -68,7 +68,7 @@ func (s *Store) buildManifestLocked() *manifestData {
 			for fi, fs := range r.state.files {
 				for _, f := range fs {
 					mr.Files[fi] = append(mr.Files[fi], manifestFile{Num: f.num, Smallest: f.smallest,
-						Largest: f.largest, Size: f.size, Entries: f.entries})
+						Largest: f.largest, Size: f.size, Entries: f.entries, InstallSeq: f.installSeq})
 				}
 			}
 			mt.Regions = append(mt.Regions, mr)
