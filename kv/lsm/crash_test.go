@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -393,6 +394,17 @@ type procFile struct {
 
 func (f *procFile) Write(b []byte) (n int, err error) {
 	err = f.p.do(func() error { n, err = f.f.Write(b); return err })
+	return n, err
+}
+
+// WriteAt passes positional writes through, so that the WAL preallocates
+// under the crash tests as it does on the OS.
+func (f *procFile) WriteAt(b []byte, off int64) (n int, err error) {
+	wa, ok := f.f.(io.WriterAt)
+	if !ok {
+		return 0, errors.New("test: file has no WriteAt")
+	}
+	err = f.p.do(func() error { n, err = wa.WriteAt(b, off); return err })
 	return n, err
 }
 func (f *procFile) ReadAt(b []byte, off int64) (n int, err error) {

@@ -97,7 +97,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	s.walSeg.Store(last + 1)
 	s.measureWAL(walMin, last)
-	s.wal, err = wal.Create(wal.Options{FS: s.fs, Dir: s.walDir(), NoSync: opts.NoSync}, last+1)
+	s.wal, err = wal.Create(wal.Options{FS: s.fs, Dir: s.walDir(), NoSync: opts.NoSync, Preallocate: opts.WALPreallocate}, last+1)
 	if err != nil {
 		s.closeFiles()
 		s.unlockDir()

@@ -5,6 +5,7 @@ import (
 
 	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/kv/lsm/internal/vfs"
+	"github.com/widesql/widesql/kv/lsm/internal/wal"
 )
 
 // Options configure a Store. The zero value of every field selects its
@@ -39,6 +40,13 @@ type Options struct {
 	// recovery, higher means fewer, larger files when many regions take
 	// writes at once.
 	MaxWALSize int64
+	// WALPreallocate is how far ahead of its write offset the WAL segment
+	// is kept zero-filled and synced, so that a commit's fdatasync does
+	// not also commit a file-size change (see kv/lsm/internal/wal,
+	// prealloc.go). Default MemtableSize/16 between 64 KiB and 1 MiB;
+	// negative turns it off. Costs up to this much disk per WAL segment,
+	// plus one spare.
+	WALPreallocate int64
 	// MaxFilesPerStore triggers a compaction of a region's family store
 	// holding more files; default 6.
 	MaxFilesPerStore int
@@ -61,6 +69,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxWALSize <= 0 {
 		o.MaxWALSize = o.MemtableSize
+	}
+	if o.WALPreallocate == 0 {
+		o.WALPreallocate = min(max(o.MemtableSize/16, 64<<10), wal.DefaultPreallocate)
 	}
 	if o.BlockCacheSize <= 0 {
 		o.BlockCacheSize = 128 << 20

@@ -13,7 +13,7 @@ import (
 )
 
 // walOnDisk returns the WAL segments in the store's wal/ directory and
-// their total size.
+// their total size, each up to its zero tail (preallocated space, not log).
 func walOnDisk(t *testing.T, fs vfs.FS) (segs []uint64, bytes int64) {
 	t.Helper()
 	segs, err := wal.Segments(fs, "db/wal")
@@ -26,7 +26,12 @@ func walOnDisk(t *testing.T, fs vfs.FS) (segs []uint64, bytes int64) {
 			t.Fatal(err)
 		}
 		n, _ := f.Size()
+		b := make([]byte, n)
+		f.ReadAt(b, 0)
 		f.Close()
+		for n > 0 && b[n-1] == 0 {
+			n--
+		}
 		bytes += n
 	}
 	return segs, bytes

@@ -29,9 +29,11 @@ func (noSpaceError) Is(target error) bool {
 func (fsys *MemFS) Crash() { fsys.crash(nil) }
 
 // CrashKeepPartial is Crash, except that each file keeps a random prefix
-// (possibly empty, possibly all) of its unsynced tail, chosen with rng, as
-// if the device persisted part of an in-flight write: a torn write. A file
-// truncated since its last sync reverts fully.
+// (possibly empty, possibly all) of its unsynced writes, chosen with rng, as
+// if the device persisted part of an in-flight write: a torn write. The
+// prefix is in write order, the last write kept possibly partial: for an
+// appended file, a prefix of its unsynced tail. A file truncated since its
+// last sync reverts fully.
 func (fsys *MemFS) CrashKeepPartial(rng *rand.Rand) { fsys.crash(rng) }
 
 func (fsys *MemFS) crash(rng *rand.Rand) {
@@ -54,15 +56,7 @@ func (fsys *MemFS) crash(rng *rand.Rand) {
 			}
 			return
 		}
-		switch {
-		case n.diverged:
-			n.data = n.durable
-		case rng != nil:
-			n.data = n.data[:n.syncedLen+rng.IntN(len(n.data)-n.syncedLen+1)]
-		default:
-			n.data = n.data[:n.syncedLen]
-		}
-		n.sync()
+		n.revert(rng)
 		fsys.used += int64(len(n.data))
 	}
 	revert(fsys.root)
@@ -121,6 +115,11 @@ func (fsys *MemFS) FlipBit(name string, offset int64, bit uint) error {
 	if n.diverged && offset < int64(len(n.durable)) {
 		n.durable[offset] ^= 1 << bit
 		flipped = true
+	}
+	for _, w := range n.log { // the synced byte an unsynced write hides
+		if o := int(offset) - w.off; o >= 0 && o < len(w.old) {
+			w.old[o] ^= 1 << bit
+		}
 	}
 	if !flipped {
 		return &fs.PathError{Op: "flipbit", Path: name, Err: fs.ErrInvalid}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"maps"
+	"math/rand/v2"
 	"path"
 	"slices"
 	"strings"
@@ -15,8 +16,10 @@ import (
 // one lock.
 //
 // Durability model:
-//   - A file's content is its synced content followed by an unsynced tail.
-//     File.Sync makes the whole current content synced. Truncation by Create
+//   - A file's content is its synced content changed by the writes since
+//     the last sync: appends (an unsynced tail) and positional writes
+//     (WriteAt), which may overwrite synced bytes. File.Sync makes the whole
+//     current content synced. Truncation by Create
 //     of an existing name is itself unsynced until the next Sync.
 //   - A directory's entries (create, rename, remove, mkdir) are durable only
 //     after SyncDir of that directory: MemFS keeps a synced copy of each
@@ -48,13 +51,91 @@ type memNode struct {
 	syncedChildren map[string]*memNode
 
 	// File: data is the current content. Unless diverged, the durable
-	// content is data[:syncedLen]. After Create truncated the file,
-	// diverged is set and durable holds the old durable content (data
-	// then owns a fresh array, so the two never alias).
+	// content is data[:syncedLen] with the writes of log undone. After
+	// Create truncated the file, diverged is set and durable holds the old
+	// durable content (data then owns a fresh array, so the two never
+	// alias).
 	data      []byte
 	syncedLen int
 	diverged  bool
 	durable   []byte
+	// log lists the writes since the last sync, in order, once one of them
+	// was a WriteAt (see memWrite); while it is empty the unsynced writes
+	// are plain appends, data[syncedLen:].
+	log []memWrite
+}
+
+// memWrite is an unsynced write of n bytes at off to a file prevLen bytes
+// long; old holds the bytes it overwrote (those below prevLen), so that a
+// crash can undo it.
+type memWrite struct {
+	off, n, prevLen int
+	old             []byte
+}
+
+// put writes p at off, extending the file (with zeros over any gap).
+func (n *memNode) put(p []byte, off int) {
+	if end := off + len(p); end > len(n.data) {
+		l := len(n.data)
+		n.data = slices.Grow(n.data, end-l)[:end]
+		clear(n.data[l:])
+	}
+	copy(n.data[off:], p)
+}
+
+// undo reverts w, the last write not yet undone.
+func (n *memNode) undo(w memWrite) {
+	copy(n.data[w.off:], w.old)
+	n.data = n.data[:w.prevLen]
+}
+
+// durableContent returns a copy of the file's durable content. Callers
+// check diverged first.
+func (n *memNode) durableContent() []byte {
+	d := slices.Clone(n.data)
+	for i := len(n.log) - 1; i >= 0; i-- {
+		w := n.log[i]
+		copy(d[w.off:], w.old)
+		d = d[:w.prevLen]
+	}
+	return d[:n.syncedLen:n.syncedLen]
+}
+
+// revert drops what a crash loses: every unsynced write, or with rng a
+// random prefix of them (in write order, the last one possibly partial),
+// as if the device persisted part of the in-flight writes.
+func (n *memNode) revert(rng *rand.Rand) {
+	switch {
+	case n.diverged:
+		n.data = n.durable
+	case len(n.log) == 0 && rng != nil:
+		n.data = n.data[:n.syncedLen+rng.IntN(len(n.data)-n.syncedLen+1)]
+	case len(n.log) == 0:
+		n.data = n.data[:n.syncedLen]
+	default:
+		keep, total := 0, 0
+		for _, w := range n.log {
+			total += w.n
+		}
+		if rng != nil {
+			keep = rng.IntN(total + 1)
+		}
+		i := 0
+		for i < len(n.log) && keep >= n.log[i].n {
+			keep -= n.log[i].n
+			i++
+		}
+		for j := len(n.log) - 1; j > i; j-- {
+			n.undo(n.log[j])
+		}
+		if i < len(n.log) {
+			w := n.log[i]
+			part := slices.Clone(n.data[w.off : w.off+keep])
+			n.undo(w)
+			n.put(part, w.off)
+		}
+	}
+	n.sync()
 }
 
 func newDir() *memNode {
@@ -66,6 +147,7 @@ func (n *memNode) sync() {
 	n.syncedLen = len(n.data)
 	n.diverged = false
 	n.durable = nil
+	n.log = nil
 }
 
 // NewMem returns an empty in-memory file system with no space limit and no
@@ -153,7 +235,11 @@ func (fsys *MemFS) Create(name string) (File, error) {
 	default:
 		if !n.diverged {
 			n.durable = n.data[:n.syncedLen:n.syncedLen]
+			if len(n.log) > 0 {
+				n.durable = n.durableContent()
+			}
 			n.diverged = true
+			n.log = nil
 		}
 		fsys.used -= int64(len(n.data))
 		n.data = nil

@@ -1,6 +1,7 @@
 package vfs
 
 import (
+	"io"
 	"os"
 )
 
@@ -15,7 +16,10 @@ var _ FS = osFS{}
 // osFile adds Size to *os.File.
 type osFile struct{ *os.File }
 
-var _ File = osFile{}
+var (
+	_ File        = osFile{}
+	_ io.WriterAt = osFile{} // pwrite(2); Create opens without O_APPEND
+)
 
 // Size returns the file's size as reported by fstat.
 func (f osFile) Size() (int64, error) {

@@ -14,6 +14,12 @@ var ErrInjected = errors.New("vfs: injected fault")
 
 // File is an open file. Reads at offsets are safe for concurrent use;
 // writes are appends by one writer.
+//
+// The files of Default and MemFS opened for writing (Create) also implement
+// io.WriterAt: the WAL writes at offsets into space it zero-filled ahead of
+// time, so that a sync does not also commit a file-size change. Concurrent
+// WriteAt calls on disjoint ranges are safe. Other implementations may omit
+// it; callers then append.
 type File interface {
 	io.Writer
 	io.ReaderAt

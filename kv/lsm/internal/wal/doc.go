@@ -39,7 +39,8 @@
 // log in the order AppendAsync was called. The returned wait function
 // blocks until a sync covering the record has completed: the first waiter
 // that finds no syncer at work becomes the syncer, writes every buffered
-// frame with one write(2), fdatasyncs, and wakes the others; those whose
+// frame with one write (pwrite(2) at the segment's write offset),
+// fdatasyncs, and wakes the others; those whose
 // record was covered return, the rest elect the next syncer. Under load one
 // write and one fdatasync thus acknowledge every record appended while the
 // previous ones ran, and the caller's critical section (the engine's commit
@@ -59,18 +60,30 @@
 // Each new segment's directory entry is made durable (SyncDir) before the
 // segment is used, so a synced record is never lost with its file's name.
 //
+// # Preallocation
+//
+// Frames are written at an offset (pwrite) into space the writer
+// zero-filled ahead of time, a step (Options.Preallocate, 1 MiB by default)
+// at a time in the background, so that a commit's fdatasync flushes data
+// only and not also a new file size (prealloc.go). The next segment is
+// prepared the same way as a spare file (wal-spare.tmp) that Rotate renames.
+// A segment therefore usually ends in zeros.
+//
 // # Recovery
 //
-// Replay reads the segments in order. A crash can leave the last segment
-// with a torn tail: a partial frame, zeroed bytes or a frame whose checksum
+// Replay reads the segments in order. Zeros from a frame boundary to the
+// end of any segment are its clean end (preallocated, never written): a
+// run of zeros never checksums as a frame. A crash can leave the last
+// segment with a torn tail: a partial frame, zeroed bytes or a frame whose checksum
 // fails, written but never synced. Replay stops there and returns the
 // offset where valid data ends. Damage that cannot come from an unsynced
 // tail is reported as *CorruptionError: a bad frame followed by a valid
-// one, or a bad frame in a segment that is not the last.
+// one, or a bad frame not followed by zeros only in a segment that is not
+// the last.
 //
 // Because of that rule, a torn tail must not stay in a segment that stops
 // being the last: after Replay reports lastValid short of the last segment's
 // size, cut it with TruncateSegment (or make the segment obsolete) before
-// creating the next segment. Likewise, never append to a replayed segment;
+// creating the next segment; TruncateSegment leaves a zero tail alone. Likewise, never append to a replayed segment;
 // always Create a new one.
 package wal

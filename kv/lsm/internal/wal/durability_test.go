@@ -19,19 +19,23 @@ import (
 func TestCrashDurability(t *testing.T) {
 	for seed := range uint64(40) {
 		for _, torn := range []bool{false, true} {
-			t.Run(fmt.Sprintf("seed=%d/torn=%v", seed, torn), func(t *testing.T) {
-				crashRound(t, seed, torn)
-			})
+			// Preallocation on (small steps: frames overwrite zeros, fills
+			// race with syncers and rotations) and off (plain appends).
+			for _, prealloc := range []int64{testPreallocate, -1} {
+				t.Run(fmt.Sprintf("seed=%d/torn=%v/prealloc=%d", seed, torn, prealloc), func(t *testing.T) {
+					crashRound(t, seed, torn, prealloc)
+				})
+			}
 		}
 	}
 }
 
 const crashWriters = 6
 
-func crashRound(t *testing.T, seed uint64, torn bool) {
+func crashRound(t *testing.T, seed uint64, torn bool, prealloc int64) {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	m, dir := newMemDir(t)
-	w := mustCreate(t, m, dir, 1, false)
+	w := mustCreateOpts(t, Options{FS: m, Dir: dir, Preallocate: prealloc}, 1)
 
 	var (
 		acked   [crashWriters]atomic.Int64 // per writer: highest acked index + 1
@@ -89,7 +93,7 @@ func crashRound(t *testing.T, seed uint64, torn bool) {
 	if err := TruncateSegment(m, dir, last, lastValid); err != nil {
 		t.Fatal(err)
 	}
-	w2 := mustCreate(t, m, dir, last+1, false)
+	w2 := mustCreateOpts(t, Options{FS: m, Dir: dir, Preallocate: prealloc}, last+1)
 	if err := w2.Append([]byte("after recovery")); err != nil {
 		t.Fatal(err)
 	}

@@ -187,6 +187,8 @@ func TestTailShapes(t *testing.T) {
 		{"partial payload", cat(good, b[:10]), 2, int64(len(good))},
 		{"zeroed tail", cat(good, make([]byte, 4096)), 2, int64(len(good))},
 		{"zeroed frame then valid", cat(a, make([]byte, 16), b), 1, -1},
+		{"zeroed frame then garbage", cat(a, make([]byte, 16), []byte("x")), 1, int64(len(a))},
+		{"torn frame then zeros", cat(good, b[:10], make([]byte, 100)), 2, int64(len(good))},
 		{"huge length at tail", cat(good, huge), 2, int64(len(good))},
 		{"huge length then valid", cat(a, huge, b), 1, -1},
 		{"garbage then valid", cat(a, []byte("garbage!"), b), 1, -1},
@@ -211,11 +213,11 @@ func TestTailShapes(t *testing.T) {
 				t.Fatalf("Replay = %d, %v; want lastValid %d", lastValid, err, tt.lastValid)
 			}
 			// The same bytes in a segment that is not the last are corrupt
-			// unless intact.
+			// unless intact or followed by zeros only (preallocated).
 			writeRaw(t, m, dir, SegmentName(8), nil)
 			_, _, err = replayAll(t, m, dir, 0)
 			var ce *CorruptionError
-			if intact := tt.lastValid == int64(len(tt.data)); intact != (err == nil) || (!intact && !errors.As(err, &ce)) {
+			if intact := allZero(tt.data[tt.lastValid:]); intact != (err == nil) || (!intact && !errors.As(err, &ce)) {
 				t.Fatalf("as a non-last segment: %v", err)
 			}
 		})

@@ -10,7 +10,8 @@ import (
 
 // FuzzReplay replays arbitrary bytes as a segment, last and then not last.
 // It must never panic; it returns records that re-encode to exactly the
-// valid prefix, or a *CorruptionError.
+// valid prefix (for a segment that is not the last: everything but a zero
+// tail), or a *CorruptionError.
 func FuzzReplay(f *testing.F) {
 	a, b := appendFrame(nil, []byte("alpha")), appendFrame(nil, nil)
 	f.Add([]byte{})
@@ -38,9 +39,13 @@ func FuzzReplay(f *testing.F) {
 				}
 				return
 			}
-			valid := data
-			if !wantAll {
-				valid = data[:lastValid]
+			valid := data[:lastValid]
+			if wantAll {
+				// Not the last segment: all of it, or a zero tail.
+				valid = data[:len(reenc)]
+				if !allZero(data[len(reenc):]) {
+					t.Fatalf("non-last segment replayed %d of %d bytes, rest not zeros", len(reenc), len(data))
+				}
 			}
 			if !bytes.Equal(reenc, valid) {
 				t.Fatalf("records re-encode to %d bytes, valid prefix is %d", len(reenc), len(valid))

@@ -2,6 +2,7 @@ package wal
 
 import (
 	"fmt"
+	"io"
 	"path"
 	"sync/atomic"
 	"testing"
@@ -37,12 +38,17 @@ func (f *countingFile) Write(b []byte) (int, error) {
 	return f.File.Write(b)
 }
 
+func (f *countingFile) WriteAt(b []byte, off int64) (int, error) {
+	f.fs.writes.Add(1)
+	return f.File.(io.WriterAt).WriteAt(b, off)
+}
+
 func (f *countingFile) Sync() error {
 	f.fs.syncs.Add(1)
 	if f.fs.delay > 0 {
 		time.Sleep(f.fs.delay)
 	}
-	return f.File.Sync()
+	return syncData(f.File) // fdatasync for an OS file, as unwrapped
 }
 
 // newMemDir returns a MemFS with a durable directory "wal".
@@ -58,9 +64,18 @@ func newMemDir(t testing.TB) (*vfs.MemFS, string) {
 	return m, "wal"
 }
 
+// testPreallocate is the Options.Preallocate of mustCreate: small, so that
+// tests cross many fills (and overrun them with large records).
+const testPreallocate = 700
+
 func mustCreate(t testing.TB, fs vfs.FS, dir string, seg uint64, noSync bool) *Writer {
 	t.Helper()
-	w, err := Create(Options{FS: fs, Dir: dir, NoSync: noSync}, seg)
+	return mustCreateOpts(t, Options{FS: fs, Dir: dir, NoSync: noSync, Preallocate: testPreallocate}, seg)
+}
+
+func mustCreateOpts(t testing.TB, opts Options, seg uint64) *Writer {
+	t.Helper()
+	w, err := Create(opts, seg)
 	if err != nil {
 		t.Fatal(err)
 	}

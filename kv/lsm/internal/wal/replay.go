@@ -14,9 +14,11 @@ import (
 // or above in dir, in log order. rec is valid only during the call. An error
 // from fn stops the replay and is returned as is.
 //
-// A torn tail at the end of the last segment (a partial frame, zeroed bytes,
-// or a frame whose checksum fails, with no valid frame after it) ends the
-// replay without error. lastValid is the offset in the last segment where
+// Zero bytes from a frame boundary to the end of a segment, in any segment,
+// are its clean end: space preallocated and never written (see
+// prealloc.go). A torn tail at the end of the last segment (a partial frame,
+// or a frame whose checksum fails, with no valid frame after it, zeros
+// after it or not) ends the replay without error. lastValid is the offset in the last segment where
 // its valid frames end: its size if it is intact, 0 if there are no
 // segments. Any other damage returns *CorruptionError, with no records from
 // the damaged frame onward delivered.
@@ -45,6 +47,9 @@ func Replay(fs vfs.FS, dir string, from uint64, fn func(seg uint64, rec []byte) 
 		for off < len(buf) {
 			rec, n, reason := decodeFrame(buf[off:])
 			if reason != "" {
+				if allZero(buf[off:]) {
+					break // preallocated, never written
+				}
 				if last && !validFrameAfter(buf, off) {
 					return int64(off), nil // torn tail
 				}
@@ -60,9 +65,25 @@ func Replay(fs vfs.FS, dir string, from uint64, fn func(seg uint64, rec []byte) 
 			}
 			off += n
 		}
-		lastValid = int64(len(buf))
+		lastValid = int64(off)
 	}
 	return lastValid, nil
+}
+
+// allZero reports whether b holds only zero bytes.
+func allZero(b []byte) bool {
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b) != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // validFrameAfter reports whether a well-formed frame with a valid checksum
@@ -72,6 +93,9 @@ func Replay(fs vfs.FS, dir string, from uint64, fn func(seg uint64, rec []byte) 
 func validFrameAfter(buf []byte, off int) bool {
 	for p := off + 1; p+headerSize <= len(buf); p++ {
 		l := binary.LittleEndian.Uint32(buf[p+4:])
+		if l == 0 && binary.LittleEndian.Uint32(buf[p:]) == 0 {
+			continue // zeros never checksum: skip a zero tail fast
+		}
 		if l > MaxRecordSize || int(l) > len(buf)-p-headerSize {
 			continue
 		}
@@ -111,14 +135,15 @@ func readFile(fs vfs.FS, name string, buf []byte) ([]byte, error) {
 // it writes the prefix to a temporary file, syncs it, renames it over the
 // segment and syncs dir. Use it after Replay with lastValid to drop a torn
 // tail before starting a new segment. It does nothing if the segment is no
-// longer than size.
+// longer than size, or holds only zeros after size (a preallocated tail,
+// which Replay reads as a clean end in any segment).
 func TruncateSegment(fs vfs.FS, dir string, seg uint64, size int64) error {
 	name := path.Join(dir, SegmentName(seg))
 	buf, err := readFile(fs, name, nil)
 	if err != nil {
 		return err
 	}
-	if int64(len(buf)) <= size {
+	if int64(len(buf)) <= size || (size >= 0 && allZero(buf[size:])) {
 		return nil
 	}
 	if size < 0 {

@@ -3,6 +3,7 @@ package wal
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"runtime"
@@ -25,6 +26,12 @@ type Options struct {
 	// with Writer.Size); the writer does not rotate by itself. Zero means
 	// DefaultSegmentSize.
 	SegmentSize int64
+	// Preallocate is how far ahead of the write offset the writer keeps the
+	// current segment zero-filled and synced, in bytes (see prealloc.go):
+	// a sync of records written into that space commits no file-size
+	// change. Zero means DefaultPreallocate; negative turns it off. It is
+	// off with NoSync, and for files without io.WriterAt.
+	Preallocate int64
 }
 
 // Writer appends records to the current segment with group commit. All its
@@ -43,9 +50,11 @@ type Writer struct {
 	err     error  // sticky: set by the first failure, or ErrClosed
 	closed  bool
 	// pending holds the frames appended since the syncer last took them,
-	// in order; the syncer writes them with one write(2) before its sync.
-	// spare is the syncer's previous buffer, kept for the next swap.
-	pending, spare []byte
+	// in order; the syncer writes them with one write(2) at woff before its
+	// sync. spareBuf is the syncer's previous buffer, kept for the next swap.
+	pending, spareBuf []byte
+	woff              int64 // segment offset of the next write: bytes handed to writes
+	prealloc          preallocState
 }
 
 // maxKeptBuffer bounds the buffers kept for reuse: a huge record (a COPY
@@ -62,12 +71,30 @@ func Create(opts Options, seg uint64) (*Writer, error) {
 	if opts.SegmentSize == 0 {
 		opts.SegmentSize = DefaultSegmentSize
 	}
+	if opts.Preallocate == 0 {
+		opts.Preallocate = DefaultPreallocate
+	}
+	if opts.NoSync {
+		opts.Preallocate = -1
+	}
 	f, err := createSegment(opts, seg)
 	if err != nil {
 		return nil, err
 	}
 	w := &Writer{opts: opts, f: f, seg: seg}
 	w.cond.L = &w.mu
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.newSegment(0)
+	if err := w.fillFirst(); err != nil {
+		w.closed = true
+		for w.prealloc.running > 0 {
+			w.cond.Wait()
+		}
+		w.dropSpare()
+		f.Close()
+		return nil, err
+	}
 	return w, nil
 }
 
@@ -154,10 +181,15 @@ func (w *Writer) waitSynced(seq uint64) error {
 				runtime.Gosched()
 				w.mu.Lock()
 			}
-			buf, target, f := w.pending, w.written, w.f
-			w.pending, w.spare = w.spare[:0], nil
+			for w.fillBlocks(len(w.pending)) {
+				w.cond.Wait()
+			}
+			buf, target, f, off := w.pending, w.written, w.f, w.woff
+			w.pending, w.spareBuf = w.spareBuf[:0], nil
+			w.woff += int64(len(buf))
+			w.maybeFill()
 			w.mu.Unlock()
-			err := writeAll(f, buf)
+			err := writeAt(f, buf, off)
 			if err != nil {
 				err = fmt.Errorf("wal: write segment %d: %w", w.seg, err)
 			} else if !w.opts.NoSync {
@@ -167,7 +199,7 @@ func (w *Writer) waitSynced(seq uint64) error {
 			}
 			w.mu.Lock()
 			if cap(buf) <= maxKeptBuffer {
-				w.spare = buf[:0]
+				w.spareBuf = buf[:0]
 			}
 			w.syncing = false
 			if err != nil {
@@ -180,10 +212,16 @@ func (w *Writer) waitSynced(seq uint64) error {
 	}
 }
 
-// writeAll writes buf to f (nothing for an empty buf).
-func writeAll(f vfs.File, buf []byte) error {
+// writeAt writes buf to f at off (nothing for an empty buf). A file
+// without io.WriterAt is only ever appended to (no preallocation), so off
+// is its size and an append writes there.
+func writeAt(f vfs.File, buf []byte, off int64) error {
 	if len(buf) == 0 {
 		return nil
+	}
+	if wa, ok := f.(io.WriterAt); ok {
+		_, err := wa.WriteAt(buf, off)
+		return err
 	}
 	_, err := f.Write(buf)
 	return err
@@ -202,15 +240,16 @@ func (w *Writer) fail(err error) error {
 // syncAll waits for the syncer, then writes the pending frames and syncs
 // everything written. Callers hold mu and have checked w.err.
 func (w *Writer) syncAll() error {
-	for w.syncing {
+	for w.syncing || w.fillBlocks(len(w.pending)) {
 		w.cond.Wait()
 	}
 	if w.err != nil {
 		return w.err
 	}
-	if err := writeAll(w.f, w.pending); err != nil {
+	if err := writeAt(w.f, w.pending, w.woff); err != nil {
 		return w.fail(fmt.Errorf("wal: write segment %d: %w", w.seg, err))
 	}
+	w.woff += int64(len(w.pending))
 	if cap(w.pending) > maxKeptBuffer {
 		w.pending = nil
 	}
@@ -241,14 +280,19 @@ func (w *Writer) Rotate(next uint64) error {
 	}
 	old := w.f
 	w.f = nil
-	if err := old.Close(); err != nil {
-		return w.fail(fmt.Errorf("wal: close segment %d: %w", w.seg, err))
+	// A running zero fill closes the old segment when done (see fill):
+	// rotation does not wait for it.
+	if !w.prealloc.filling {
+		if err := old.Close(); err != nil {
+			return w.fail(fmt.Errorf("wal: close segment %d: %w", w.seg, err))
+		}
 	}
-	f, err := createSegment(w.opts, next)
+	f, filled, err := w.takeSpare(next)
 	if err != nil {
 		return w.fail(err)
 	}
 	w.f, w.seg, w.size = f, next, 0
+	w.newSegment(filled)
 	return nil
 }
 
@@ -281,9 +325,10 @@ func (w *Writer) Close() error {
 	if err == nil {
 		err = w.syncAll()
 	}
-	for w.syncing { // syncAll waits only when w.err is nil
+	for w.syncing || w.prealloc.running > 0 { // syncAll waits only when w.err is nil
 		w.cond.Wait()
 	}
+	w.dropSpare()
 	if w.f != nil {
 		if cerr := w.f.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("wal: close segment %d: %w", w.seg, cerr)

@@ -22,6 +22,7 @@ func TestRoundTrip(t *testing.T) {
 	if want := int64(len(recs)*headerSize + 1 + 3<<18 + 4); w.Size() != want {
 		t.Fatalf("Size = %d, want %d", w.Size(), want)
 	}
+	size := w.Size()
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -37,8 +38,11 @@ func TestRoundTrip(t *testing.T) {
 			t.Fatalf("record %d differs", i)
 		}
 	}
-	if size := fileSize(t, m, segPath(dir, 1)); lastValid != size {
+	if lastValid != size {
 		t.Fatalf("lastValid = %d, want size %d", lastValid, size)
+	}
+	if fsize := fileSize(t, m, segPath(dir, 1)); fsize < size {
+		t.Fatalf("file size %d < appended %d", fsize, size)
 	}
 }
 
