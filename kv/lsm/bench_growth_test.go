@@ -25,8 +25,12 @@ func growthRow(dst []byte, i int) []byte {
 	return binary.BigEndian.AppendUint64(dst, uint64(i%1000+1)^1<<63)
 }
 
-// loadGrowth loads n rows shaped like the harness's kv table (two small
-// ints in family d, a 64-byte payload in family p) through Apply, 1000 rows
+// growthMarker is the qualifier of exec's row marker (planner.MarkerQualifier).
+var growthMarker = []byte{0}
+
+// loadGrowth loads n rows shaped like the harness's kv table (the row
+// marker and two small ints in family d, a 64-byte payload in family p,
+// as exec writes them) through Apply, 1000 rows
 // a batch, with the default options but NoSync, then does what a server
 // does after a load: a checkpoint (Flush) and the compactions the store
 // schedules by itself (not a full compaction).
@@ -52,6 +56,7 @@ func loadGrowth(b *testing.B, dir string, n int, opts Options) (*Store, kv.Table
 		v = binary.BigEndian.AppendUint32(v, rng.Uint32()%1_000_000)
 		v = fmt.Appendf(v, "%016x%016x%016x%016x", rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64())
 		batch = append(batch, kv.RowMutation{Key: key, Mutations: []kv.Mutation{
+			{Kind: kv.SetCell, Family: "d", Qualifier: growthMarker, Timestamp: 1000, Value: []byte{}},
 			{Kind: kv.SetCell, Family: "d", Qualifier: []byte("grp"), Timestamp: 1000, Value: v[0:4:4]},
 			{Kind: kv.SetCell, Family: "d", Qualifier: []byte("val"), Timestamp: 1000, Value: v[4:8:8]},
 			{Kind: kv.SetCell, Family: "p", Qualifier: []byte("payload"), Timestamp: 1000, Value: v[8:72:72]},

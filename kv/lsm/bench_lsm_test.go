@@ -221,7 +221,7 @@ func BenchmarkHarnessReads(b *testing.B) {
 					if err := kv.CompleteRow(it); err != nil {
 						b.Fatal(err)
 					}
-					if len(it.Row().Cells) != 3 {
+					if len(it.Row().Cells) != 4 {
 						b.Fatal("incomplete row", it.Row())
 					}
 					kept++
@@ -240,4 +240,123 @@ func BenchmarkHarnessReads(b *testing.B) {
 	}
 	b.Run("scanDP", func(b *testing.B) { filtered(b, nil) })
 	b.Run("scanLazy", func(b *testing.B) { filtered(b, []string{"d"}) })
+}
+
+// BenchmarkGetWideRow measures a point Get of a YCSB usertable row (the
+// row marker and ten 100-byte TEXT fields, all in the default family d, as
+// exec lays out a table without family annotations) over flushed files:
+// SELECT * by primary key, eleven cells merged, decoded and copied.
+//
+//	go test ./kv/lsm -run XXX -bench GetWideRow -benchmem
+func BenchmarkGetWideRow(b *testing.B) {
+	const n = 20_000
+	ctx := context.Background()
+	s, err := Open(b.TempDir(), Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.CreateTable(ctx, "usertable", kv.TableSpec{Families: []kv.Family{{Name: "d", MaxVersions: 1}}}); err != nil {
+		b.Fatal(err)
+	}
+	tbl, _ := s.Table(ctx, "usertable")
+	key := func(dst []byte, i int) []byte {
+		return fmt.Appendf(dst[:0], "user%019d", uint64(i)*0x9e3779b97f4a7c15%1e19)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	var batch []kv.RowMutation
+	for i := range n {
+		muts := []kv.Mutation{{Kind: kv.SetCell, Family: "d", Qualifier: growthMarker, Timestamp: 1000, Value: []byte{}}}
+		for f := range 10 {
+			v := make([]byte, 100)
+			for j := range v {
+				v[j] = byte('a' + rng.IntN(26))
+			}
+			muts = append(muts, kv.Mutation{Kind: kv.SetCell, Family: "d", Qualifier: fmt.Appendf(nil, "field%d", f), Timestamp: 1000, Value: v})
+		}
+		batch = append(batch, kv.RowMutation{Key: key(nil, i), Mutations: muts})
+		if len(batch) == 500 || i == n-1 {
+			if err := tbl.Apply(ctx, batch); err != nil {
+				b.Fatal(err)
+			}
+			batch = batch[:0]
+		}
+	}
+	if err := s.Flush(ctx); err != nil {
+		b.Fatal(err)
+	}
+	settle(b, s)
+	keys := [][]byte{nil}
+	c0 := cpuTime()
+	for b.Loop() {
+		keys[0] = key(keys[0], rng.IntN(n))
+		it := tbl.Read(ctx, kv.RowSet{Keys: keys}, kv.ReadOptions{})
+		if !it.Next() || len(it.Row().Cells) != 11 {
+			b.Fatal("missing row", it.Err())
+		}
+		it.Close()
+	}
+	b.ReportMetric(float64((cpuTime()-c0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkGetHotRow measures a point Get (MaxVersions 1) of a row whose
+// column val has 1000 versions, as a zipfian UPDATE load leaves a hot row:
+// all in the memtable (mem), or flushed into one file (files: a flush
+// keeps every version; only compaction drops them).
+//
+//	go test ./kv/lsm -run XXX -bench GetHotRow -benchmem
+func BenchmarkGetHotRow(b *testing.B) {
+	for _, flush := range []bool{false, true} {
+		name := map[bool]string{false: "mem", true: "files"}[flush]
+		b.Run(name, func(b *testing.B) {
+			ctx := context.Background()
+			s, err := Open(b.TempDir(), Options{NoSync: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			spec := kv.TableSpec{Families: []kv.Family{{Name: "d", MaxVersions: 1}, {Name: "p", MaxVersions: 1}}}
+			if err := s.CreateTable(ctx, "kv", spec); err != nil {
+				b.Fatal(err)
+			}
+			tbl, _ := s.Table(ctx, "kv")
+			for i := range 1000 {
+				muts := []kv.Mutation{
+					{Kind: kv.SetCell, Family: "d", Qualifier: growthMarker, Timestamp: 1000, Value: []byte{}},
+					{Kind: kv.SetCell, Family: "d", Qualifier: []byte("grp"), Timestamp: 1000, Value: []byte("g")},
+					{Kind: kv.SetCell, Family: "d", Qualifier: []byte("val"), Timestamp: 1000, Value: []byte("v")},
+					{Kind: kv.SetCell, Family: "p", Qualifier: []byte("payload"), Timestamp: 1000, Value: make([]byte, 64)},
+				}
+				if err := tbl.Apply(ctx, []kv.RowMutation{{Key: growthRow(nil, i), Mutations: muts}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			hot := growthRow(nil, 500)
+			for v := range 1000 {
+				val := binary.BigEndian.AppendUint32(nil, uint32(v))
+				if err := tbl.Apply(ctx, []kv.RowMutation{{Key: hot, Mutations: []kv.Mutation{
+					{Kind: kv.SetCell, Family: "d", Qualifier: []byte("val"), Timestamp: kv.Timestamp(2000+v) * 1000, Value: val}}}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if flush {
+				if err := s.Flush(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+			keys := [][]byte{hot}
+			c0 := cpuTime()
+			for b.Loop() {
+				it := tbl.Read(ctx, kv.RowSet{Keys: keys}, kv.ReadOptions{})
+				if !it.Next() || len(it.Row().Cells) != 4 {
+					b.Fatal("missing row", it.Err(), it.Row())
+				}
+				if binary.BigEndian.Uint32(it.Row().Cells[2].Value) != 999 {
+					b.Fatal("stale version", it.Row())
+				}
+				it.Close()
+			}
+			b.ReportMetric(float64((cpuTime()-c0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+	}
 }

@@ -102,6 +102,37 @@ func (m *mergingIter) First() {
 	m.init()
 }
 
+// seekForward is SeekGE(k) for a k above the current key, seeking only
+// the children positioned below k. The others stay: everything a child
+// holds before its position was returned already (so lies below k), and
+// a child out of the heap is exhausted; its SeekGE(k) would find what it
+// stands on, or nothing.
+func (m *mergingIter) seekForward(k []byte) {
+	for i := 0; i < len(m.h); {
+		h := &m.h[i]
+		if bytes.Compare(h.key, k) >= 0 {
+			i++
+			continue
+		}
+		h.it.SeekGE(k)
+		if h.it.Valid() {
+			h.key = h.it.Key()
+			i++
+			continue
+		}
+		if err := h.it.Err(); err != nil && m.err == nil {
+			m.err = err
+		}
+		n := len(m.h) - 1
+		m.h[i] = m.h[n]
+		m.h[n] = heapItem{}
+		m.h = m.h[:n]
+	}
+	for i := len(m.h)/2 - 1; i >= 0; i-- {
+		m.down(i)
+	}
+}
+
 // SeekLT positions at the largest key below k over all children.
 func (m *mergingIter) SeekLT(k []byte) {
 	m.h = m.h[:0]

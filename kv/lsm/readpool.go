@@ -17,8 +17,9 @@ import (
 // Get or scan allocates only its iterator and snapshot. Nothing handed to
 // a caller outlives that: Row is reset before the buffers go back.
 type readBufs struct {
-	arena []byte
-	cells []kv.Cell
+	arena   []byte
+	cells   []kv.Cell
+	seekBuf []byte
 
 	visFam, visCol []byte
 	visDel         []delRange
@@ -40,7 +41,7 @@ func (it *rowIterator) takeBufs() {
 	b := readPool.Get().(*readBufs)
 	it.bufs = b
 	r := &it.rr
-	r.arena, r.cells = b.arena[:0], b.cells[:0]
+	r.arena, r.cells, r.seekBuf = b.arena[:0], b.cells[:0], b.seekBuf[:0]
 	r.vis.famBuf, r.vis.colBuf, r.vis.colDel = b.visFam[:0], b.visCol[:0], b.visDel[:0]
 	it.prefix, it.cursor, it.lo, it.hi = b.prefix[:0], b.cursor[:0], b.lo[:0], b.hi[:0]
 	it.spans = b.spans[:0]
@@ -63,13 +64,14 @@ func (it *rowIterator) putBufs() {
 	}
 	clear(r.cells[:cap(r.cells)]) // no pointers into the arena or a block
 	b.cells = r.cells[:0]
+	b.seekBuf = r.seekBuf[:0]
 	b.visFam, b.visCol, b.visDel = r.vis.famBuf[:0], r.vis.colBuf[:0], r.vis.colDel[:0]
 	b.prefix, b.cursor, b.lo, b.hi = it.prefix[:0], it.cursor[:0], it.lo[:0], it.hi[:0]
 	clear(it.spans[:cap(it.spans)]) // spans alias the caller's RowSet
 	b.spans = it.spans[:0]
 	b.pointFiles = it.pointFiles[:0] // closed and cleared by closePointFiles
 	it.pointFiles = nil
-	r.arena, r.cells = nil, nil
+	r.arena, r.cells, r.seekBuf = nil, nil, nil
 	r.vis.famBuf, r.vis.colBuf, r.vis.colDel = nil, nil, nil
 	it.prefix, it.cursor, it.lo, it.hi, it.spans = nil, nil, nil, nil, nil
 	r.row = kv.Row{}

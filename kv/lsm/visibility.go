@@ -45,7 +45,7 @@ type visibility struct {
 	famDel uint64
 	colBuf []byte
 	colDel []delRange
-	colGen uint64 // counts column changes (never 0 once a column is seen)
+	colGen uint64 // counts columns: bumped at each row, family and column change (never 0 once a column is seen)
 	lastTS int64  // ts of the last visible version of the column; -1 none
 	liveN  int    // visible versions of the column so far
 }
@@ -71,6 +71,7 @@ const (
 // and the family lookup is then skipped. Everything a family change resets
 // is reset here too.
 func (v *visibility) resetRow() {
+	v.colGen++ // a first column with the previous one's qualifier is another column
 	v.rowDel, v.famDel = 0, 0
 	v.colBuf = v.colBuf[:0]
 	v.colDel = v.colDel[:0]
@@ -102,6 +103,7 @@ func (v *visibility) step(p *ikey.Parsed, val []byte) (verdict, error) {
 		v.fam = v.findFamily(p.Family)
 		v.famDel = v.rowDel
 		v.colBuf = v.colBuf[:0]
+		v.colGen++ // the family's tombstones and its first column, even an empty qualifier
 		v.colDel, v.lastTS, v.liveN = v.colDel[:0], -1, 0
 	}
 	if p.Kind == ikey.KindDeleteFamily {
