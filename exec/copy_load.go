@@ -3,11 +3,13 @@ package exec
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sort"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/pgwire/pgerror"
@@ -64,13 +66,10 @@ type copyLoader struct {
 	all     []int
 
 	// Duplicate rowkeys within the COPY: while keys arrive in strictly
-	// increasing order (the usual bulk load) none can repeat, and kbuf
-	// just lists them (key i is kbuf[koffs[i]:koffs[i+1]], one buffer
-	// without pointers: a million keys cost the collector nothing); at
-	// the first key out of order seen indexes them all and checks every
-	// later key.
-	kbuf    []byte
-	koffs   []int
+	// increasing order (the usual bulk load) none can repeat, and keys
+	// just lists them; at the first key out of order seen indexes them
+	// all and checks every later key.
+	keys    keyList
 	seen    map[string]int // key -> ordinal in the COPY
 	slab    []types.Datum  // rows are carved from it
 	batch   []kv.RowMutation
@@ -83,7 +82,7 @@ type copyLoader struct {
 	// Bulk ingest: the builder and the line of each row given to it (to
 	// place a duplicate found at CopyDone).
 	ing      kv.IngestBuilder
-	ingLines []int32
+	ingLines chunked[int32]
 	// The builder's columns (kv.IngestBuilder.SetColumns): the row
 	// marker, then the non-key columns valCols, in the order cells()
 	// writes them; each row goes to AddCells as its key and vals, encoded
@@ -93,6 +92,8 @@ type copyLoader struct {
 	voffs   []int
 	vbuf    []byte
 	row     Row // the row being loaded: the builder keeps no Row
+	// borrowText: binary text fields alias the input (decodeBinary).
+	borrowText bool
 }
 
 func newCopyLoader(x *executor, p *planner.CopyFrom, loc *time.Location, autocommit bool) (*copyLoader, error) {
@@ -142,6 +143,7 @@ func (l *copyLoader) setColumns(ts kv.Timestamp) {
 		return
 	}
 	l.valCols, l.vals, l.voffs = valCols, make([][]byte, len(cols)), make([]int, len(valCols)+1)
+	l.borrowText = true // see decodeBinary
 	// Never nil, so an empty value is a non-nil empty slice of it.
 	l.vbuf = make([]byte, 0, 256)
 }
@@ -153,7 +155,7 @@ func (l *copyLoader) cellValues(row Row) ([][]byte, error) {
 	t, b := l.t, l.vbuf[:0]
 	for k, ci := range l.valCols {
 		c := &t.Columns[ci]
-		d := row[ci]
+		d := &row[ci]
 		if d.IsNull() {
 			if c.NotNull {
 				return nil, notNullError(t, c)
@@ -162,7 +164,7 @@ func (l *copyLoader) cellValues(row Row) ([][]byte, error) {
 			continue
 		}
 		l.voffs[k] = len(b)
-		b = keyenc.AppendValue(b, d, c.Type)
+		b = keyenc.AppendValue(b, *d, c.Type)
 	}
 	l.voffs[len(l.valCols)] = len(b)
 	l.vbuf = b
@@ -264,13 +266,13 @@ func (l *copyLoader) lineOfKey(key []byte) (int, bool) {
 		if ord, ok := l.seen[string(key)]; ok {
 			i = ord
 		}
-	} else if j := sort.Search(len(l.koffs), func(j int) bool { return bytes.Compare(l.key(j), key) >= 0 }); j < len(l.koffs) && bytes.Equal(l.key(j), key) {
+	} else if j := sort.Search(l.keys.len(), func(j int) bool { return bytes.Compare(l.keys.at(j), key) >= 0 }); j < l.keys.len() && bytes.Equal(l.keys.at(j), key) {
 		i = j
 	}
-	if i < 0 || i >= len(l.ingLines) {
+	if i < 0 || i >= l.ingLines.len() {
 		return 0, false
 	}
-	return int(l.ingLines[i]), true
+	return int(l.ingLines.at(i)), true
 }
 
 // line loads one line.
@@ -357,22 +359,57 @@ func (l *copyLoader) loadBinary(ctx context.Context, eof bool) error {
 			if vals[j] == nil {
 				continue
 			}
-			typ := t.Columns[ci].Type
-			d, err := types.DecodeBinary(typ, vals[j])
-			if err == nil && !(d.K == typ.Kind && noTypmod(typ)) {
-				// Binary input skips the text input function's typmod
-				// checks (varchar(n), numeric(p,s)): apply them.
-				d, err = types.AssignCastIn(d, typ, l.loc)
-			}
-			if err != nil {
+			if err := l.decodeBinary(&row[ci], &t.Columns[ci].Type, vals[j]); err != nil {
 				return copyError(err, t.Name, n, t.Columns[ci].Name, nil, false)
 			}
-			row[ci] = d
 		}
 		if err := l.store(ctx, row, n, nil); err != nil {
 			return err
 		}
 	}
+}
+
+// decodeBinary decodes one binary COPY field of type typ into dst (left
+// unspecified on error). Integers and unbounded text, the usual bulk-load
+// columns, are decoded here, with no Datum copied back and forth; the
+// rest by types.DecodeBinary, with the typmod checks binary input skips.
+//
+// With borrowText, text is not copied: the datum's string aliases b. This
+// holds only while rows go to the ingest builder by AddCells, where store
+// has encoded (copied) every value of the row into the key, vbuf or an
+// error message before it returns, and loadBinary reads the next row only
+// after that: no string of a row outlives b.
+func (l *copyLoader) decodeBinary(dst *types.Datum, typ *types.T, b []byte) error {
+	switch typ.Kind {
+	case types.Int4:
+		if len(b) == 4 {
+			*dst = types.NewInt(types.Int4, int64(int32(binary.BigEndian.Uint32(b))))
+			return nil
+		}
+	case types.Int8:
+		if len(b) == 8 {
+			*dst = types.NewInt(types.Int8, int64(binary.BigEndian.Uint64(b)))
+			return nil
+		}
+	case types.Int2:
+		if len(b) == 2 {
+			*dst = types.NewInt(types.Int2, int64(int16(binary.BigEndian.Uint16(b))))
+			return nil
+		}
+	case types.Text:
+		if l.borrowText && typ.Width == 0 && len(b) > 0 && utf8.Valid(b) {
+			*dst = types.NewText(unsafe.String(&b[0], len(b)))
+			return nil
+		}
+	}
+	d, err := types.DecodeBinary(*typ, b)
+	if err == nil && !(d.K == typ.Kind && noTypmod(*typ)) {
+		// Binary input skips the text input function's typmod checks
+		// (varchar(n), numeric(p,s)): apply them.
+		d, err = types.AssignCastIn(d, *typ, l.loc)
+	}
+	*dst = d
+	return err
 }
 
 // noTypmod reports whether t is a type whose binary input needs no
@@ -475,16 +512,15 @@ func (l *copyLoader) newRow() Row {
 // remembers it.
 func (l *copyLoader) duplicate(key []byte) bool {
 	if l.seen == nil {
-		if n := len(l.koffs); n == 0 || bytes.Compare(l.kbuf[l.koffs[n-1]:], key) < 0 {
-			l.koffs = append(l.koffs, len(l.kbuf))
-			l.kbuf = append(l.kbuf, key...)
+		if n := l.keys.len(); n == 0 || bytes.Compare(l.keys.at(n-1), key) < 0 {
+			l.keys.add(key)
 			return false
 		}
-		l.seen = make(map[string]int, len(l.koffs))
-		for i := range l.koffs {
-			l.seen[string(l.key(i))] = i
+		l.seen = make(map[string]int, l.keys.len())
+		for i := range l.keys.len() {
+			l.seen[string(l.keys.at(i))] = i
 		}
-		l.kbuf, l.koffs = nil, nil
+		l.keys = keyList{}
 	}
 	if _, dup := l.seen[string(key)]; dup {
 		return true
@@ -493,14 +529,66 @@ func (l *copyLoader) duplicate(key []byte) bool {
 	return false
 }
 
-// key returns the i-th key of a COPY whose keys are in order so far.
-func (l *copyLoader) key(i int) []byte {
-	end := len(l.kbuf)
-	if i+1 < len(l.koffs) {
-		end = l.koffs[i+1]
-	}
-	return l.kbuf[l.koffs[i]:end]
+// keyList is the rowkeys of a COPY in arrival order, with no pointer per
+// key (a million keys cost the collector nothing), in blocks that are
+// filled once and never copied: a single growing buffer copies, and
+// faults in again, all it holds at each doubling, which was 5% of the
+// CPU of a large COPY.
+type keyList struct {
+	blocks [][]byte        // keys concatenated; a key never straddles two
+	ends   chunked[uint64] // per key: its block << 32 | its end in the block
 }
+
+// keyBlockSize is the size of a keyList block (a longer key gets a block
+// of its own size).
+const keyBlockSize = 256 << 10
+
+func (k *keyList) len() int { return k.ends.len() }
+
+// add appends a copy of key.
+func (k *keyList) add(key []byte) {
+	nb := len(k.blocks)
+	if nb == 0 || cap(k.blocks[nb-1])-len(k.blocks[nb-1]) < len(key) {
+		k.blocks = append(k.blocks, make([]byte, 0, max(keyBlockSize, len(key))))
+		nb++
+	}
+	b := append(k.blocks[nb-1], key...)
+	k.blocks[nb-1] = b
+	k.ends.add(uint64(nb-1)<<32 | uint64(len(b)))
+}
+
+// at returns key i, aliasing the list.
+func (k *keyList) at(i int) []byte {
+	e := k.ends.at(i)
+	blk, start := e>>32, uint64(0)
+	if i > 0 {
+		if p := k.ends.at(i - 1); p>>32 == blk {
+			start = uint64(uint32(p))
+		}
+	}
+	return k.blocks[blk][start:uint32(e)]
+}
+
+// chunked is an append-only list kept in fixed-size chunks, so appending
+// never copies what it holds.
+type chunked[T any] struct {
+	chunks [][]T
+	n      int
+}
+
+const chunkedLen = 1 << 14
+
+func (c *chunked[T]) add(v T) {
+	if c.n%chunkedLen == 0 {
+		c.chunks = append(c.chunks, make([]T, chunkedLen))
+	}
+	c.chunks[c.n/chunkedLen][c.n%chunkedLen] = v
+	c.n++
+}
+
+func (c *chunked[T]) at(i int) T { return c.chunks[i/chunkedLen][i%chunkedLen] }
+
+func (c *chunked[T]) len() int { return c.n }
 
 // matchHeader checks a HEADER MATCH line against the column names.
 func (l *copyLoader) matchHeader(line []byte) error {
@@ -582,7 +670,7 @@ func (l *copyLoader) ingested(err error, row Row, n int) error {
 		}
 		return storageError(txnError(err))
 	}
-	l.ingLines = append(l.ingLines, int32(n))
+	l.ingLines.add(int32(n))
 	l.count++
 	return nil
 }

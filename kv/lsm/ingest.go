@@ -203,10 +203,13 @@ func (b *ingestBuilder) put(key []byte, rm *kv.RowMutation, vals [][]byte) error
 	if b.sorted {
 		if b.last == nil || bytes.Compare(key, b.last) > 0 {
 			b.last = append(b.last[:0], key...)
+			if rm == nil {
+				return b.fail(b.writeCells(key, vals))
+			}
 			b.rowBuf = b.rowBuf[:0]
 			// The writer copies the entries at once: the values need no
 			// copy, the keys are built in rowBuf.
-			return b.fail(b.writer().addRow(b.encode(key, rm, vals, true)))
+			return b.fail(b.writer().addRow(b.encode(key, rm, nil, true)))
 		}
 		if bytes.Equal(key, b.last) {
 			return b.fail(&kv.ConditionError{Index: ord, Key: bytes.Clone(key)})
@@ -231,11 +234,40 @@ func (b *ingestBuilder) put(key []byte, rm *kv.RowMutation, vals [][]byte) error
 	return nil
 }
 
+// writeCells writes an AddCells row in key order straight to the current
+// run: no entries are gathered, the row prefix is escaped once, and each
+// cell's key is the prefix with its column's suffix swapped in behind it
+// (the writer copies keys and values at once).
+func (b *ingestBuilder) writeCells(key []byte, vals [][]byte) error {
+	b.prefix = appendRowPrefix(b.prefix[:0], key)
+	n := len(b.prefix)
+	w := b.writer()
+	started := false
+	for i := range b.cols {
+		c := &b.cols[i]
+		v := vals[c.src]
+		if v == nil {
+			continue
+		}
+		if !started {
+			if err := w.startRow(b.prefix[:n]); err != nil {
+				return err
+			}
+			started = true
+		}
+		b.prefix = append(b.prefix[:n], c.suffix...)
+		if err := w.add(c.fam, b.prefix, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // encode returns the entries of a row in key order (aliasing b.ents);
 // transient entries are valid until the next row (their values may alias
 // the caller's), else they are carved from the chunk's arena.
 func (b *ingestBuilder) encode(key []byte, rm *kv.RowMutation, vals [][]byte, transient bool) []ingEnt {
-	b.prefix = ikey.RowPrefix(b.prefix[:0], key)
+	b.prefix = appendRowPrefix(b.prefix[:0], key)
 	b.ents = b.ents[:0]
 	if rm != nil {
 		return b.encodeRow(rm, transient)
@@ -249,6 +281,24 @@ func (b *ingestBuilder) encode(key []byte, rm *kv.RowMutation, vals [][]byte, tr
 		b.ents = append(b.ents, b.entry(c.suffix, v, c.fam, transient))
 	}
 	return b.ents
+}
+
+// appendRowPrefix appends ikey.RowPrefix(row) to dst in one pass over
+// row: rowkeys are short and full of zero bytes (keyenc's integers), where
+// ikey.AppendEscaped's IndexByte per zero costs more than the bytes.
+func appendRowPrefix(dst, row []byte) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, 2*len(row)+2)[:n+2*len(row)+2]
+	for _, c := range row {
+		dst[n] = c
+		n++
+		if c == 0 {
+			dst[n] = 0xff
+			n++
+		}
+	}
+	dst[n], dst[n+1] = 0, 1
+	return dst[:n+2]
 }
 
 // entry makes the entry prefix+suffix -> v.
@@ -565,8 +615,23 @@ func (w *runWriter) addRow(ents []ingEnt) error {
 	if len(ents) == 0 {
 		return nil
 	}
+	if err := w.startRow(ikey.RowPrefixOf(ents[0].key)); err != nil {
+		return err
+	}
+	for i := range ents {
+		if err := w.add(ents[i].fam, ents[i].key, ents[i].val); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// startRow readies the files for a row with this row prefix: the open
+// ones are finished if the row starts past their region or one of them
+// is full. The row's entries follow by add.
+func (w *runWriter) startRow(prefix []byte) error {
 	if len(w.order) > 0 {
-		full := w.cut != nil && bytes.Compare(ikey.RowPrefixOf(ents[0].key), w.cut) >= 0
+		full := w.cut != nil && bytes.Compare(prefix, w.cut) >= 0
 		for _, fi := range w.order {
 			full = full || w.ws[fi].w.EstimatedSize() >= w.b.fileBytes
 		}
@@ -577,7 +642,6 @@ func (w *runWriter) addRow(ents []ingEnt) error {
 		}
 	}
 	if len(w.order) == 0 {
-		prefix := ikey.RowPrefixOf(ents[0].key)
 		bs := w.b.bounds
 		i := sort.Search(len(bs), func(i int) bool { return bytes.Compare(bs[i], prefix) > 0 })
 		w.cut = nil
@@ -585,25 +649,26 @@ func (w *runWriter) addRow(ents []ingEnt) error {
 			w.cut = bs[i]
 		}
 	}
-	for i := range ents {
-		e := &ents[i]
-		if w.ws == nil {
-			w.ws = make([]*fileWriter, len(w.b.fs.fams))
-		}
-		fw := w.ws[e.fam]
-		if fw == nil {
-			var err error
-			if fw, err = w.b.s.newFileWriter(&w.b.fs.fams[e.fam]); err != nil {
-				return err
-			}
-			w.ws[e.fam] = fw
-			w.order = append(w.order, e.fam)
-		}
-		if err := fw.add(e.key, e.val); err != nil {
+	return nil
+}
+
+// add writes an entry of the current row (entries in key order) to its
+// family's file, opening the file if needed. The writer copies key and
+// val.
+func (w *runWriter) add(fam int, key, val []byte) error {
+	if w.ws == nil {
+		w.ws = make([]*fileWriter, len(w.b.fs.fams))
+	}
+	fw := w.ws[fam]
+	if fw == nil {
+		var err error
+		if fw, err = w.b.s.newFileWriter(&w.b.fs.fams[fam]); err != nil {
 			return err
 		}
+		w.ws[fam] = fw
+		w.order = append(w.order, fam)
 	}
-	return nil
+	return fw.add(key, val)
 }
 
 // finish completes the open files.

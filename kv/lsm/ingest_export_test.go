@@ -8,3 +8,7 @@ func SetIngestSizes(b kv.IngestBuilder, chunkBytes int, fileBytes int64) {
 	ib := b.(*ingestBuilder)
 	ib.chunkBytes, ib.fileBytes = chunkBytes, fileBytes
 }
+
+// AppendRowPrefix is ingest's one-pass row prefix, for comparison with
+// ikey.RowPrefix.
+var AppendRowPrefix = appendRowPrefix

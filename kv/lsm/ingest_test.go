@@ -10,6 +10,7 @@ import (
 
 	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/kv/lsm"
+	"github.com/widesql/widesql/kv/lsm/internal/ikey"
 	"github.com/widesql/widesql/kv/lsm/internal/vfs"
 )
 
@@ -385,4 +386,27 @@ func TestIngestAfterDeleteRowCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("after flush and compact")
+}
+
+// TestIngestRowPrefix checks ingest's one-pass row prefix against
+// ikey.RowPrefix on rows of zeros, 0x01 and 0xff bytes (what escaping
+// is about) and on keyenc-shaped rows, appended after existing bytes.
+func TestIngestRowPrefix(t *testing.T) {
+	rows := [][]byte{{}, {0}, {0, 0}, {1}, {0, 1}, {0xff, 0}, []byte("plain"),
+		{0x80, 0, 0, 1, 0x80, 0, 0, 0, 0, 0, 0, 2}}
+	for n := range 300 {
+		r := make([]byte, n%23)
+		for i := range r {
+			r[i] = []byte{0, 1, 0xff, 'a'}[(n*7+i*i)%4]
+		}
+		rows = append(rows, r)
+	}
+	for _, r := range rows {
+		for _, dst := range [][]byte{nil, []byte("xy"), make([]byte, 3, 64)} {
+			want := ikey.RowPrefix(slices.Clone(dst), r)
+			if got := lsm.AppendRowPrefix(slices.Clone(dst), r); !bytes.Equal(got, want) {
+				t.Fatalf("appendRowPrefix(%x, %x) = %x, want %x", dst, r, got, want)
+			}
+		}
+	}
 }

@@ -2,6 +2,7 @@ package sstable
 
 import (
 	"encoding/binary"
+	"math/bits"
 )
 
 // blockWriter builds one block of prefix-compressed entries:
@@ -24,24 +25,51 @@ type blockWriter struct {
 // add appends an entry; keys must be added in increasing order (the
 // Writer checks). add copies key and value.
 func (b *blockWriter) add(key, value []byte) {
-	shared := 0
+	shared := commonPrefix(key, b.lastKey)
+	b.addShared(key, value, shared)
+	b.lastKey = append(b.lastKey[:shared], key[shared:]...)
+}
+
+// addShared appends an entry whose key shares its first shared bytes with
+// the previous key added (0 for the first); it does not track the last
+// key itself, so a block is built with add or with addShared, not both.
+// The data block of a Writer uses it: the Writer finds the shared prefix
+// anyway for its order check. addShared copies key and value.
+func (b *blockWriter) addShared(key, value []byte, shared int) {
 	if b.entries == b.restartInterval || b.count == 0 {
 		b.restarts = append(b.restarts, uint32(len(b.buf)))
 		b.entries = 0
-	} else {
-		n := min(len(key), len(b.lastKey))
-		for shared < n && key[shared] == b.lastKey[shared] {
-			shared++
-		}
+		shared = 0
 	}
-	b.buf = binary.AppendUvarint(b.buf, uint64(shared))
-	b.buf = binary.AppendUvarint(b.buf, uint64(len(key)-shared))
-	b.buf = binary.AppendUvarint(b.buf, uint64(len(value)))
+	unshared := len(key) - shared
+	if shared < 0x80 && unshared < 0x80 && len(value) < 0x80 {
+		// The usual entry: three one-byte uvarints.
+		b.buf = append(b.buf, byte(shared), byte(unshared), byte(len(value)))
+	} else {
+		b.buf = binary.AppendUvarint(b.buf, uint64(shared))
+		b.buf = binary.AppendUvarint(b.buf, uint64(unshared))
+		b.buf = binary.AppendUvarint(b.buf, uint64(len(value)))
+	}
 	b.buf = append(b.buf, key[shared:]...)
 	b.buf = append(b.buf, value...)
-	b.lastKey = append(b.lastKey[:0], key...)
 	b.entries++
 	b.count++
+}
+
+// commonPrefix returns the length of the longest common prefix of a and
+// b, comparing 8 bytes at a time.
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		if x := binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[i:]); x != 0 {
+			return i + bits.TrailingZeros64(x)/8
+		}
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
 }
 
 // estimatedSize is the size finish would return.

@@ -45,26 +45,28 @@ func bloomProbe(x uint32, n uint32) uint32 {
 	return hi
 }
 
-// buildBloom returns a bloom block for the given key hashes at
+// buildBloom returns a bloom block for n key hashes, given in chunks, at
 // bitsPerKey bits per key. It returns nil when there are no hashes.
-func buildBloom(hashes []uint64, bitsPerKey int) []byte {
-	if len(hashes) == 0 || bitsPerKey <= 0 {
+func buildBloom(chunks [][]uint64, n int, bitsPerKey int) []byte {
+	if n == 0 || bitsPerKey <= 0 {
 		return nil
 	}
 	// k = bitsPerKey * ln 2 minimizes the false positive rate.
 	k := max(1, min(30, bitsPerKey*69/100))
-	nbits := max(64, uint64(len(hashes))*uint64(bitsPerKey))
+	nbits := max(64, uint64(n)*uint64(bitsPerKey))
 	nbits = min(nbits, 1<<32-8) // probes are 32-bit
 	nbits = (nbits + 7) &^ 7
 	filter := make([]byte, nbits/8+1)
 	filter[len(filter)-1] = byte(k)
-	n := uint32(nbits)
-	for _, h := range hashes {
-		h1, h2 := uint32(h), uint32(h>>32)|1
-		for range k {
-			b := bloomProbe(h1, n)
-			filter[b/8] |= 1 << (b % 8)
-			h1 += h2
+	nb := uint32(nbits)
+	for _, hashes := range chunks {
+		for _, h := range hashes {
+			h1, h2 := uint32(h), uint32(h>>32)|1
+			for range k {
+				b := bloomProbe(h1, nb)
+				filter[b/8] |= 1 << (b % 8)
+				h1 += h2
+			}
 		}
 	}
 	return filter

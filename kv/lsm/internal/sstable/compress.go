@@ -91,6 +91,26 @@ func compressBlock(c Compression, raw []byte, buf *[]byte) ([]byte, Compression)
 	return dst, c
 }
 
+// compressBound is the most bytes compressBlock can return for a block
+// of n bytes with c (the block itself when compression does not pay), or
+// -1 if n is too large to compress.
+func compressBound(c Compression, n int) int {
+	switch c {
+	case Snappy:
+		m := s2.MaxEncodedLen(n)
+		if m < 0 {
+			return -1
+		}
+		return max(m, n)
+	case Zstd:
+		// zstd's worst case (ZSTD_COMPRESSBOUND) is n + n/256 + a little,
+		// after the uvarint length; an encoder that needs more grows
+		// its output, which writeBlock notices.
+		return n + n>>7 + 128 + binary.MaxVarintLen64
+	}
+	return n
+}
+
 // decompressBlock returns the uncompressed form of a stored block of type
 // typ. For NoCompression it returns stored itself; otherwise a new slice
 // that the caller owns. The error is a reason for a CorruptionError.

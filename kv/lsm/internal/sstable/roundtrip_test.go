@@ -2,9 +2,12 @@ package sstable
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -168,9 +171,23 @@ func TestAddOutOfOrder(t *testing.T) {
 	if err := w.Add([]byte("b"), nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"a", "b"} {
+	for _, k := range []string{"a", "b", "", "ab"} {
 		if err := w.Add([]byte(k), nil); err == nil {
 			t.Fatalf("Add(%q) after b: want error", k)
+		}
+	}
+	// The order check works from the prefix shared with the last key: a
+	// key that is a prefix of the last one, or equal to it over 8-byte
+	// words, or smaller in the byte after a long shared prefix, is refused.
+	long := "b" + strings.Repeat("0123456789abcdef", 3)
+	for _, k := range []string{"b\x00", long, long + "\x00"} {
+		if err := w.Add([]byte(k), nil); err != nil {
+			t.Fatalf("Add(%q): %v", k, err)
+		}
+	}
+	for _, k := range []string{long, long[:len(long)-1], long[:17], long[:len(long)-1] + "e", long[:8] + "0"} {
+		if err := w.Add([]byte(k), nil); err == nil {
+			t.Fatalf("Add(%q) after %q: want error", k, long+"\x00")
 		}
 	}
 	if err := w.Add([]byte("c"), nil); err != nil {
@@ -209,5 +226,121 @@ func TestSeparator(t *testing.T) {
 		if got != c.want || got < c.a || got >= c.b {
 			t.Errorf("separator(%q, %q) = %q, want %q", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// TestRoundTripShapes covers what random cell keys rarely reach: shared
+// prefixes and key suffixes of 128 bytes or more (multi-byte lengths in an
+// entry), values above 127 bytes, blocks larger than the Writer's write
+// buffer (written through scratch rather than compressed in place) and
+// keys that extend the previous key.
+func TestRoundTripShapes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var entries []kv
+	long := strings.Repeat("p", 300)
+	for i := range 400 {
+		var k []byte
+		switch i % 4 {
+		case 0:
+			k = fmt.Appendf(nil, "%s%06d", long, i) // 300 shared bytes
+		case 1:
+			k = fmt.Appendf(nil, "%s%06d%s", long, i-1, strings.Repeat("s", 200)) // extends the previous key
+		case 2:
+			k = fmt.Appendf(nil, "%s%06dt", long, i-2)
+		case 3:
+			k = fmt.Appendf(nil, "%s%06du", long, i-3)
+		}
+		v := make([]byte, []int{0, 5, 130, 20000, 300 << 10}[rng.IntN(5)])
+		for j := range v {
+			v[j] = byte('a' + rng.IntN(3))
+		}
+		entries = append(entries, kv{k, v})
+	}
+	if !slices.IsSortedFunc(entries, func(a, b kv) int { return bytes.Compare(a.k, b.k) }) {
+		t.Fatal("entries not sorted")
+	}
+	for _, comp := range []Compression{NoCompression, Snappy, Zstd} {
+		for _, bs := range []int{1, 4096, 32 << 10, 1 << 20} {
+			t.Run(fmt.Sprintf("%s/bs=%d", comp, bs), func(t *testing.T) {
+				runModel(t, rand.New(rand.NewPCG(uint64(bs), 1)), entries, WriterOptions{BlockSize: bs, Compression: comp}, nil)
+			})
+		}
+	}
+}
+
+// TestWriterBytes pins the bytes a Writer produces for a fixed input to
+// those of the writer before round 3 of issue 8 (which changed how
+// entries, blocks and their compression are produced, not what is
+// written): files written before and after read the same. A change of
+// these hashes is a change of the on-disk format.
+func TestWriterBytes(t *testing.T) {
+	want := map[Compression]string{
+		NoCompression: "627f475200f50c1d",
+		Snappy:        "6bc5e123aafc910e",
+		Zstd:          "617807fe6b2fd01c",
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	entries := randomEntries(rng, 5000)
+	for _, c := range []Compression{NoCompression, Snappy, Zstd} {
+		f, _ := writeTable(t, entries, WriterOptions{BlockSize: 4096, Compression: c, BloomKey: rowOf})
+		sum := sha256.Sum256(f.data)
+		if got := hex.EncodeToString(sum[:8]); got != want[c] {
+			t.Errorf("%s: file hash %s, want %s", c, got, want[c])
+		}
+	}
+}
+
+// TestBloomKeyPerRow writes the cells of rows that are prefixes of one
+// another or hold 00, 01 and ff bytes, with bloom keys that end before
+// the row's 00 01 terminator (rowOf) or include it, and checks that the
+// Writer hashed each row exactly once (it skips BloomKey within a row)
+// and that the filter has no false negative.
+func TestBloomKeyPerRow(t *testing.T) {
+	withTerminator := func(k []byte) []byte {
+		r := rowOf(k)
+		if len(r) < len(k) {
+			return k[:len(r)+2]
+		}
+		return r
+	}
+	var rowKeys [][]byte
+	for _, base := range []string{"a", "ab", "ab\x00", "ab\x00\x01", "ab\x01", "ab\xff", "b", "b\x00\x00"} {
+		rowKeys = append(rowKeys, []byte(base))
+	}
+	for i := range 300 {
+		rowKeys = append(rowKeys, fmt.Appendf(nil, "row\x00%03d\x01", i))
+	}
+	var entries []kv
+	for _, rk := range rowKeys {
+		for _, fam := range []string{"d", "p\x00"} {
+			for q := range 3 {
+				entries = append(entries, kv{cellKey(rk, []byte(fam), []byte{byte('a' + q), 0}, uint64(q), 9, 1), []byte("v")})
+			}
+		}
+	}
+	slices.SortFunc(entries, func(a, b kv) int { return bytes.Compare(a.k, b.k) })
+	for name, bk := range map[string]func([]byte) []byte{"rowOf": rowOf, "withTerminator": withTerminator} {
+		t.Run(name, func(t *testing.T) {
+			f := &memFile{}
+			w := NewWriter(f, "bloom.sst", WriterOptions{BlockSize: 256, BloomKey: bk})
+			for _, e := range entries {
+				if err := w.Add(e.k, e.v); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if w.nHashes != len(rowKeys) {
+				t.Fatalf("%d bloom hashes for %d rows", w.nHashes, len(rowKeys))
+			}
+			if _, err := w.Finish(); err != nil {
+				t.Fatal(err)
+			}
+			r := openTable(t, f, nil)
+			defer r.Close()
+			for _, e := range entries {
+				if !r.MayContain(bk(e.k)) {
+					t.Fatalf("false negative for %q", e.k)
+				}
+			}
+		})
 	}
 }

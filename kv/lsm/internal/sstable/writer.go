@@ -20,9 +20,15 @@ type WriterOptions struct {
 	// negative value writes no filter (MayContain then always says true).
 	BloomBitsPerKey int
 	// BloomKey extracts the bloom key from a key. It must return a
-	// prefix-stable part of key (equal for keys a reader will probe
-	// together, such as the cells of one row). The result is read before
-	// Add returns and not retained. nil means the whole key.
+	// prefix of key (equal for keys a reader will probe together, such
+	// as the cells of one row), determined by at most two bytes past it:
+	// a key that starts with the first len(BloomKey(a))+2 bytes of a key
+	// a has a's bloom key. A prefix ended by a two-byte terminator, or
+	// followed by one, qualifies (ikey.BloomKey, the row prefix ending in
+	// 00 01). The Writer relies on it to skip BloomKey for a key that
+	// shares that much with the previous key, unless the previous bloom
+	// key was empty. The result is read before Add returns and not
+	// retained. nil means the whole key.
 	BloomKey func(key []byte) []byte
 }
 
@@ -51,7 +57,8 @@ type Writer struct {
 	havePending bool
 
 	lastKey      []byte
-	bloomHashes  []uint64
+	bloomHashes  [][]uint64 // in chunks of bloomChunk: growing never copies
+	nHashes      int
 	lastBloomKey []byte
 
 	meta     Meta
@@ -83,6 +90,10 @@ var errFinished = errors.New("sstable: writer already finished")
 // Add appends an entry. key must be greater than every key added before
 // (bytes.Compare); otherwise Add returns an error and the Writer stays
 // usable. Add copies key and value; the caller may reuse them.
+//
+// The prefix key shares with the previous key is found once and serves
+// the order check, the block's prefix compression and the copy of the
+// last key (only the bytes after it are copied).
 func (w *Writer) Add(key, value []byte) error {
 	if w.finished {
 		return errFinished
@@ -90,20 +101,30 @@ func (w *Writer) Add(key, value []byte) error {
 	if w.err != nil {
 		return w.err
 	}
-	if w.meta.Entries > 0 && bytes.Compare(key, w.lastKey) <= 0 {
-		return fmt.Errorf("sstable: %s: key %q added after %q: keys must increase", w.name, key, w.lastKey)
+	shared := 0
+	if w.meta.Entries > 0 {
+		shared = commonPrefix(key, w.lastKey)
+		// key > lastKey iff they differ at shared with key's byte above,
+		// or lastKey is a proper prefix of key.
+		if shared == len(key) || (shared < len(w.lastKey) && key[shared] < w.lastKey[shared]) {
+			return fmt.Errorf("sstable: %s: key %q added after %q: keys must increase", w.name, key, w.lastKey)
+		}
 	}
 	if w.havePending {
 		w.sep = separator(w.sep, w.lastKey, key)
 		w.addIndexEntry(w.sep)
 	}
-	if w.opts.BloomBitsPerKey > 0 {
+	if w.opts.BloomBitsPerKey > 0 && (len(w.lastBloomKey) == 0 || shared < len(w.lastBloomKey)+2) {
+		// A key sharing the last bloom key and two bytes more with the
+		// previous key has that bloom key (WriterOptions.BloomKey): the
+		// other cells of a row cost nothing here. An empty bloom key
+		// (the first key, or a malformed one) is never assumed.
 		bk := key
 		if w.opts.BloomKey != nil {
 			bk = w.opts.BloomKey(key)
 		}
-		if len(w.bloomHashes) == 0 || !bytes.Equal(bk, w.lastBloomKey) {
-			w.bloomHashes = append(w.bloomHashes, bloomHash(bk))
+		if w.nHashes == 0 || !bytes.Equal(bk, w.lastBloomKey) {
+			w.addBloomHash(bloomHash(bk))
 			w.lastBloomKey = append(w.lastBloomKey[:0], bk...)
 		}
 	}
@@ -113,18 +134,31 @@ func (w *Writer) Add(key, value []byte) error {
 	w.meta.Entries++
 	w.meta.RawKeyBytes += int64(len(key))
 	w.meta.RawValueBytes += int64(len(value))
-	w.lastKey = append(w.lastKey[:0], key...)
-	w.data.add(key, value)
+	w.data.addShared(key, value, shared)
+	w.lastKey = append(w.lastKey[:shared], key[shared:]...)
 	if w.data.estimatedSize() >= w.opts.BlockSize {
 		w.flushData()
 	}
 	return w.err
 }
 
+// bloomChunk is the number of hashes in a chunk of Writer.bloomHashes.
+const bloomChunk = 4096
+
+// addBloomHash records the hash of a new bloom key.
+func (w *Writer) addBloomHash(h uint64) {
+	if w.nHashes%bloomChunk == 0 {
+		w.bloomHashes = append(w.bloomHashes, make([]uint64, 0, bloomChunk))
+	}
+	c := &w.bloomHashes[len(w.bloomHashes)-1]
+	*c = append(*c, h)
+	w.nHashes++
+}
+
 // EstimatedSize is the approximate size the file would have if finished
 // now.
 func (w *Writer) EstimatedSize() int64 {
-	bloom := len(w.bloomHashes) * max(w.opts.BloomBitsPerKey, 0) / 8
+	bloom := w.nHashes * max(w.opts.BloomBitsPerKey, 0) / 8
 	return int64(w.offset) + int64(w.data.estimatedSize()+w.index.estimatedSize()+bloom+footerLen)
 }
 
@@ -143,10 +177,47 @@ func (w *Writer) addIndexEntry(key []byte) {
 
 // writeBlock compresses raw per c, writes it with its trailer and returns
 // its handle. raw may be modified (the trailer is appended to it).
+//
+// When the block's worst-case stored size fits in wbuf, it is compressed
+// straight into wbuf's free tail (flushing wbuf first if needed), so the
+// compressed bytes are never copied; larger blocks go through scratch.
 func (w *Writer) writeBlock(raw []byte, c Compression) blockHandle {
 	if w.err != nil {
 		return blockHandle{}
 	}
+	bound := compressBound(c, len(raw))
+	if bound < 0 || bound+trailerLen > writeBufSize {
+		return w.writeBlockScratch(raw, c)
+	}
+	bound += trailerLen
+	if len(w.wbuf)+bound > writeBufSize {
+		w.flushBuf()
+		if w.err != nil {
+			return blockHandle{}
+		}
+	}
+	if w.wbuf == nil {
+		w.wbuf = make([]byte, 0, writeBufSize)
+	}
+	start := len(w.wbuf)
+	dst := w.wbuf[start:start]
+	stored, typ := compressBlock(c, raw, &dst)
+	if typ != NoCompression && len(stored) > 0 && &stored[0] == &w.wbuf[start : start+1][0] {
+		w.wbuf = w.wbuf[:start+len(stored)] // compressed in place
+	} else {
+		w.wbuf = append(w.wbuf, stored...)
+	}
+	n := len(stored)
+	w.wbuf = append(w.wbuf, byte(typ))
+	w.wbuf = binary.LittleEndian.AppendUint32(w.wbuf, checksum(w.wbuf[start:start+n], byte(typ)))
+	h := blockHandle{Offset: w.offset, Length: uint64(n)}
+	w.offset += uint64(n + trailerLen)
+	return h
+}
+
+// writeBlockScratch is writeBlock for a block that may not fit in wbuf:
+// it is compressed into scratch and written from there.
+func (w *Writer) writeBlockScratch(raw []byte, c Compression) blockHandle {
 	stored, typ := compressBlock(c, raw, &w.scratch)
 	n := len(stored)
 	var t [trailerLen]byte
@@ -209,7 +280,7 @@ func (w *Writer) Finish() (Meta, error) {
 		w.addIndexEntry(w.lastKey)
 	}
 	var ft footer
-	ft.bloom = w.writeBlock(buildBloom(w.bloomHashes, w.opts.BloomBitsPerKey), NoCompression)
+	ft.bloom = w.writeBlock(buildBloom(w.bloomHashes, w.nHashes, w.opts.BloomBitsPerKey), NoCompression)
 	ft.index = w.writeBlock(w.index.finish(), w.opts.Compression)
 	if w.meta.Entries > 0 {
 		w.meta.Largest = append([]byte(nil), w.lastKey...)
