@@ -23,6 +23,54 @@ type partialAgg struct {
 	p     *planner.Aggregate
 	fns   []aggFn
 	limit int64
+	// noKey reports that neither the aggregation nor the scan's filter
+	// reads a key column: the workers then skip decoding rowkeys.
+	noKey  bool
+	direct []directAgg // by aggregate: how a row is folded in
+}
+
+// directAgg is how a worker folds a row into one aggregate's state:
+// count(*), and count, sum or avg of an integer column without DISTINCT,
+// ORDER BY or FILTER, read the row's slot directly, as aggFn.evalInput
+// and apply would (NULLs skipped, integer sums in sumI spilling into a
+// numeric on overflow); any other aggregate goes through them.
+type directAgg struct {
+	kind directKind
+	col  int
+}
+
+type directKind uint8
+
+const (
+	directNone directKind = iota
+	directCountStar
+	directCount // count(col)
+	directSumInt
+)
+
+func directAggs(fns []aggFn) []directAgg {
+	ds := make([]directAgg, len(fns))
+	for i := range fns {
+		a := &fns[i].call
+		if fns[i].list || a.Distinct || a.Filter != nil || len(a.Order) > 0 || a.Extra != nil {
+			continue
+		}
+		if a.Func == planner.AggCountStar {
+			ds[i].kind = directCountStar
+			continue
+		}
+		c, ok := a.Arg.(*planner.ColRef)
+		if !ok {
+			continue
+		}
+		switch {
+		case a.Func == planner.AggCount:
+			ds[i] = directAgg{kind: directCount, col: c.Idx}
+		case (a.Func == planner.AggSum || a.Func == planner.AggAvg) && c.T.Kind.IsInt():
+			ds[i] = directAgg{kind: directSumInt, col: c.Idx}
+		}
+	}
+	return ds
 }
 
 // partialAggregate hands the aggregation to in's workers when in is a
@@ -47,11 +95,37 @@ func partialAggregate(o *aggOp, in operator) *parallelScanOp {
 			return nil
 		}
 	}
-	ps.agg = &partialAgg{p: o.p, fns: o.fns, limit: max(ps.limit/int64(2*ps.nwork), 64<<10)}
+	ps.agg = &partialAgg{p: o.p, fns: o.fns, limit: max(ps.limit/int64(2*ps.nwork), 64<<10), noKey: !readsKey(o, ps.p), direct: directAggs(o.fns)}
 	if st != nil {
 		ps.scanRows = &st.rows
 	}
 	return ps
+}
+
+// readsKey reports whether the aggregation o over scan p, or p's
+// filter, may read one of the table's key columns.
+func readsKey(o *aggOp, p *planner.Scan) bool {
+	t := p.Table
+	cols := make([]bool, len(t.Columns))
+	exprs := append([]planner.Expr{p.Filter}, o.p.GroupBy...)
+	for i := range o.fns {
+		c := &o.fns[i].call
+		exprs = append(exprs, c.Inputs()...)
+		for _, k := range c.Order {
+			exprs = append(exprs, k.Expr)
+		}
+	}
+	for _, e := range exprs {
+		if e != nil && !filterCols(e, cols) {
+			return true
+		}
+	}
+	for _, kc := range t.Key {
+		if cols[kc.Col] {
+			return true
+		}
+	}
+	return false
 }
 
 // partialTable is one worker's hash table of partial groups.
@@ -59,15 +133,17 @@ type partialTable struct {
 	a      *partialAgg
 	env    *evalEnv
 	groups map[string]*group
-	order  []*group
-	mem    int64
-	keys   Row
-	key    []byte
-	inputs []input
+	// intGroups holds the groups of a single non-NULL integer key.
+	intGroups map[int64]*group
+	order     []*group
+	mem       int64
+	keys      Row
+	key       []byte
+	inputs    []input
 }
 
 func (a *partialAgg) newTable(env *evalEnv) *partialTable {
-	return &partialTable{a: a, env: env, groups: map[string]*group{},
+	return &partialTable{a: a, env: env, groups: map[string]*group{}, intGroups: map[int64]*group{},
 		keys: make(Row, len(a.p.GroupBy)), inputs: make([]input, len(a.fns))}
 }
 
@@ -80,21 +156,47 @@ func (t *partialTable) add(o *parallelScanOp, r Row) error {
 			return err
 		}
 	}
-	t.key = rowKey(t.key[:0], t.keys)
-	g := t.groups[string(t.key)]
+	// One non-NULL integer group key (the common GROUP BY of an integer
+	// column) is looked up by value, without encoding and hashing a
+	// string key. Every non-NULL value of the key has the expression's
+	// one integer kind, so no group can also be in the string-keyed map.
+	intKey := len(t.keys) == 1 && t.keys[0].NotNull && t.keys[0].K.IsInt()
+	var g *group
+	if intKey {
+		g = t.intGroups[t.keys[0].I]
+	} else {
+		t.key = rowKey(t.key[:0], t.keys)
+		g = t.groups[string(t.key)]
+	}
 	if g == nil {
-		cost := groupOverhead + int64(len(t.key)) + rowMem(t.keys) + int64(len(t.a.fns))*stateOverhead
-		if t.mem+cost > t.a.limit && len(t.order) > 0 {
-			if err := t.flush(o); err != nil {
-				return err
-			}
+		if g, err = t.newGroup(o, intKey); err != nil {
+			return err
 		}
-		t.mem += cost
-		g = &group{keys: append(Row(nil), t.keys...), states: make([]aggState, len(t.a.fns))}
-		t.groups[string(t.key)] = g
-		t.order = append(t.order, g)
 	}
 	for i := range t.a.fns {
+		switch d := t.a.direct[i]; d.kind {
+		case directCountStar:
+			g.states[i].count++
+			continue
+		case directCount:
+			if r[d.col].NotNull {
+				g.states[i].count++
+			}
+			continue
+		case directSumInt:
+			v := &r[d.col]
+			if !v.NotNull {
+				continue
+			}
+			if v.K.IsInt() {
+				st := &g.states[i]
+				st.count++
+				if err := accumulateSumInt(st, v.I); err != nil {
+					return err
+				}
+				continue
+			}
+		}
 		f := &t.a.fns[i]
 		if _, err := f.evalInput(&t.inputs[i], &g.states[i], r, t.env); err != nil {
 			return err
@@ -106,6 +208,29 @@ func (t *partialTable) add(o *parallelScanOp, r Row) error {
 	return nil
 }
 
+// newGroup adds the group of t.keys, flushing the table first when it
+// would outgrow its share.
+func (t *partialTable) newGroup(o *parallelScanOp, intKey bool) (*group, error) {
+	if intKey {
+		t.key = rowKey(t.key[:0], t.keys) // its length is the group's cost
+	}
+	cost := groupOverhead + int64(len(t.key)) + rowMem(t.keys) + int64(len(t.a.fns))*stateOverhead
+	if t.mem+cost > t.a.limit && len(t.order) > 0 {
+		if err := t.flush(o); err != nil {
+			return nil, err
+		}
+	}
+	t.mem += cost
+	g := &group{keys: append(Row(nil), t.keys...), states: make([]aggState, len(t.a.fns))}
+	if intKey {
+		t.intGroups[t.keys[0].I] = g
+	} else {
+		t.groups[string(t.key)] = g
+	}
+	t.order = append(t.order, g)
+	return g, nil
+}
+
 // flush hands the table's groups to the consumer and empties the table.
 // The consumer owns them from then on.
 func (t *partialTable) flush(o *parallelScanOp) error {
@@ -115,6 +240,7 @@ func (t *partialTable) flush(o *parallelScanOp) error {
 	o.sh.groups <- t.order // Close drains the channel: this never blocks for good
 	t.order = nil
 	clear(t.groups)
+	clear(t.intGroups)
 	t.mem = 0
 	return nil
 }

@@ -46,7 +46,12 @@ type scanOp struct {
 	// essential (scanSetup.essential): rows arrive with those families'
 	// cells only, and a row that passes the filter is completed with the
 	// others' (kv.CompleteRow) before the rest is decoded.
-	lazy  bool
+	lazy bool
+	// noKey skips decoding the rowkey: no consumer reads a key column
+	// (a parallel scan's partial aggregation, agg_partial.go).
+	noKey bool
+	// fast, when set, runs the filter without eval (scan_filter.go).
+	fast  *intCmpFilter
 	err   error // an error of newScanOp, returned by Next
 	stats *nodeStats
 	empty bool
@@ -117,6 +122,7 @@ func (o *scanOp) setUp(env *evalEnv) kv.ReadOptions {
 			return opts
 		}
 	}
+	o.fast = su.fast.resolve(env)
 	if o.asOf == nil {
 		o.late = su.late
 		if su.essential != nil && !noLazyFamilies(env) {
@@ -147,6 +153,7 @@ type scanSetup struct {
 	// parallel reports that the filter may run on worker goroutines
 	// (parallel_safe.go); true without a filter.
 	parallel bool
+	fast     *intCmpPlan // the filter's fast form, or nil (scan_filter.go)
 }
 
 func scanSetupOf(p *planner.Scan) *scanSetup {
@@ -183,6 +190,7 @@ func newScanSetup(p *planner.Scan) *scanSetup {
 	if p.Filter != nil {
 		su.late = newLateFilter(p)
 		su.essential = essentialFamilies(p, su)
+		su.fast = newIntCmpPlan(p.Table, p.Filter)
 	}
 	su.parallel = p.Filter == nil || parallelSafe(p.Filter)
 	return su
@@ -355,7 +363,7 @@ func (o *scanOp) Next(ctx context.Context) (Row, error) {
 			continue // the row did not exist at the AS OF time
 		}
 		if o.p.Filter != nil {
-			ok, err := evalBool(o.p.Filter, o.row, o.env)
+			ok, err := o.filter()
 			if err != nil {
 				return nil, err
 			}
@@ -381,8 +389,10 @@ func (o *scanOp) decode(r kv.Row) (ok bool, err error) {
 	for i := range o.row {
 		o.row[i] = types.Null
 	}
-	if err := decodeKeyInto(t, r.Key, o.row); err != nil {
-		return false, err
+	if !o.noKey {
+		if err := decodeKeyInto(t, r.Key, o.row); err != nil {
+			return false, err
+		}
 	}
 	if o.asOf != nil {
 		return o.asOf.pick(r, o.row, func(c *kv.Cell) error { return o.cell(c) })
@@ -418,7 +428,7 @@ func (o *scanOp) decodeLate(it kv.RowIterator) (ok bool, err error) {
 			}
 		}
 	}
-	if ok, err := evalBool(o.p.Filter, o.row, o.env); err != nil || !ok {
+	if ok, err := o.filter(); err != nil || !ok {
 		return false, err
 	}
 	if o.lazy {
@@ -427,7 +437,7 @@ func (o *scanOp) decodeLate(it kv.RowIterator) (ok bool, err error) {
 		}
 		r = it.Row()
 	}
-	if !l.key {
+	if !l.key && !o.noKey {
 		if err := decodeKeyInto(t, r.Key, o.row); err != nil {
 			return false, err
 		}
@@ -440,6 +450,14 @@ func (o *scanOp) decodeLate(it kv.RowIterator) (ok bool, err error) {
 		}
 	}
 	return true, nil
+}
+
+// filter runs the scan's filter over o.row.
+func (o *scanOp) filter() (bool, error) {
+	if o.fast != nil {
+		return o.fast.pass(o.row), nil
+	}
+	return evalBool(o.p.Filter, o.row, o.env)
 }
 
 // early reports whether c is a cell of a column the filter reads.
@@ -483,15 +501,33 @@ func (o *scanOp) cell(c *kv.Cell) error {
 	if c.Family != t.Columns[ci].Family {
 		return nil
 	}
-	d, err := keyenc.DecodeValue(c.Value, t.Columns[ci].Type)
-	if err != nil {
-		return pgerror.Wrap(err, pgerror.CodeDataCorrupted, "table "+t.Name+" column "+t.Columns[ci].Name)
+	if !decodeIntInto(&o.row[ci], c.Value, t.Columns[ci].Type.Kind) {
+		d, err := keyenc.DecodeValue(c.Value, t.Columns[ci].Type)
+		if err != nil {
+			return pgerror.Wrap(err, pgerror.CodeDataCorrupted, "table "+t.Name+" column "+t.Columns[ci].Name)
+		}
+		o.row[ci] = d
 	}
-	o.row[ci] = d
 	if o.wt != nil && o.wt[ci] >= 0 {
 		o.row[o.wt[ci]] = types.NewTimestampTZ(int64(c.Timestamp))
 	}
 	return nil
+}
+
+// decodeIntInto is keyenc.DecodeValue for a well-formed integer cell,
+// written in place: the common non-key column of a scan costs no Datum
+// copies. It reports false for any other kind or a value DecodeValue
+// must judge (and report as corrupt).
+func decodeIntInto(dst *types.Datum, b []byte, k types.Kind) bool {
+	if !k.IsInt() {
+		return false
+	}
+	v, n := binary.Varint(b)
+	if n <= 0 || n != len(b) || (k == types.Int2 && v != int64(int16(v))) || (k == types.Int4 && v != int64(int32(v))) {
+		return false
+	}
+	*dst = types.NewInt(k, v)
+	return true
 }
 
 func (o *scanOp) Close() {

@@ -158,9 +158,10 @@ func (o *parallelScanOp) start(ctx context.Context) {
 	}
 	o.sh = sh
 	sh.wg.Add(o.nwork)
+	fast := o.su.fast.resolve(o.env) // read-only: the workers share it
 	for range o.nwork {
 		w := &scanOp{p: o.p, env: workerEnv(o.env), row: make(Row, len(o.p.Table.Columns)),
-			byID: o.su.byID, wt: o.su.wt, keyWT: o.su.keyWT, late: o.su.late, lazy: o.lazy}
+			byID: o.su.byID, wt: o.su.wt, keyWT: o.su.keyWT, late: o.su.late, lazy: o.lazy, fast: fast}
 		go o.work(ctx, w)
 	}
 }
@@ -181,6 +182,7 @@ func (o *parallelScanOp) work(ctx context.Context, w *scanOp) {
 	var pa *partialTable
 	if o.agg != nil {
 		pa = o.agg.newTable(w.env)
+		w.noKey = o.agg.noKey
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -296,7 +298,7 @@ func (o *scanOp) decodeFiltered(it kv.RowIterator) (ok bool, err error) {
 	if o.p.Filter == nil {
 		return true, nil
 	}
-	return evalBool(o.p.Filter, o.row, o.env)
+	return o.filter()
 }
 
 // emit hands chunk c (nil: none) of piece i to the consumer, marking the
