@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"slices"
@@ -99,8 +100,14 @@ func (p *prepared) Bind(ctx context.Context, params [][]byte, paramFormats, resu
 	if len(paramFormats) > 1 && len(paramFormats) != len(params) {
 		return nil, s.fail(pgerror.New(pgerror.CodeProtocolViolation, "bind message has %d parameter formats but %d parameters", len(paramFormats), len(params)))
 	}
+	// The portal is allocated first, so that a few parameters are decoded
+	// into its own array: one allocation fewer per execution.
+	pt := &portal{prep: p}
 	var vals []types.Datum
-	if len(params) > 0 {
+	switch {
+	case len(params) <= len(pt.paramArr):
+		vals = pt.paramArr[:len(params):len(params)]
+	default:
 		vals = make([]types.Datum, len(params))
 	}
 	for i, raw := range params {
@@ -119,12 +126,17 @@ func (p *prepared) Bind(ctx context.Context, params [][]byte, paramFormats, resu
 			return nil, s.fail(&pgerror.Error{Code: e.Code, Message: fmt.Sprintf("%s (parameter $%d)", e.Message, i+1)})
 		}
 	}
-	return p.bindDatums(vals, resultFormats)
+	return p.bindDatums(pt, vals, resultFormats)
 }
 
-// bindDatums finishes Bind once the parameters are decoded.
-func (p *prepared) bindDatums(vals []types.Datum, resultFormats []int16) (pgwire.Portal, error) {
+// bindDatums finishes Bind once the parameters are decoded: pt, when not
+// nil, is the portal they were decoded into.
+func (p *prepared) bindDatums(pt *portal, vals []types.Datum, resultFormats []int16) (pgwire.Portal, error) {
 	s := p.sess
+	if pt == nil {
+		pt = &portal{prep: p}
+	}
+	pt.params, pt.loc = vals, s.zone()
 	if len(resultFormats) > 1 && len(resultFormats) != len(p.cols) {
 		return nil, s.fail(pgerror.New(pgerror.CodeProtocolViolation, "bind message has %d result formats but query has %d columns", len(resultFormats), len(p.cols)))
 	}
@@ -132,7 +144,8 @@ func (p *prepared) bindDatums(vals []types.Datum, resultFormats []int16) (pgwire
 		if p.textFormats == nil {
 			p.textFormats = make([]int16, len(p.cols))
 		}
-		return &portal{prep: p, params: vals, formats: p.textFormats, loc: s.zone()}, nil
+		pt.formats = p.textFormats
+		return pt, nil
 	}
 	formats := make([]int16, len(p.cols))
 	for i := range formats {
@@ -141,7 +154,8 @@ func (p *prepared) bindDatums(vals []types.Datum, resultFormats []int16) (pgwire
 			return nil, s.fail(pgerror.New(pgerror.CodeProtocolViolation, "unsupported format code: %d", formats[i]))
 		}
 	}
-	return &portal{prep: p, params: vals, formats: formats, loc: s.zone()}, nil
+	pt.formats = formats
+	return pt, nil
 }
 
 func formatAt(f []int16, i int) int16 {
@@ -177,6 +191,8 @@ type portal struct {
 	}
 	enc     *encodeScratch // taken from the session at the first row, given back by Close
 	closeFn func()
+	// paramArr holds the parameters of a statement with few of them.
+	paramArr [3]types.Datum
 }
 
 // encodeScratch is the buffers portal.encode renders rows into. A session
@@ -209,32 +225,105 @@ func (pt *portal) Close() {
 
 // Next implements pgwire.Portal.
 func (pt *portal) Next(ctx context.Context) ([][]byte, error) {
-	s := pt.prep.sess
+	if text, err := pt.nextText(ctx); text != nil || err != nil {
+		return text, err
+	}
+	row, err := pt.nextRow(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return pt.encode(row), nil
+}
+
+var _ pgwire.RowAppender = (*portal)(nil)
+
+// AppendRow implements pgwire.RowAppender: the row's values are encoded
+// straight into the connection's output buffer.
+func (pt *portal) AppendRow(ctx context.Context, dst []byte) ([]byte, error) {
+	if text, err := pt.nextText(ctx); err != nil {
+		return dst, err
+	} else if text != nil {
+		dst = binary.BigEndian.AppendUint16(dst, uint16(len(text)))
+		for _, v := range text {
+			dst = binary.BigEndian.AppendUint32(dst, uint32(len(v)))
+			dst = append(dst, v...)
+		}
+		return dst, nil
+	}
+	row, err := pt.nextRow(ctx)
+	if err != nil {
+		return dst, err
+	}
+	dst = binary.BigEndian.AppendUint16(dst, uint16(len(row)))
+	for i, d := range row {
+		if d.IsNull() {
+			dst = append(dst, 0xff, 0xff, 0xff, 0xff)
+			continue
+		}
+		at := len(dst)
+		dst = append(dst, 0, 0, 0, 0)
+		if pt.formats[i] == 1 {
+			dst = types.AppendBinary(dst, d, pt.types[i])
+		} else {
+			dst = types.AppendTextIn(dst, d, pt.loc)
+		}
+		binary.BigEndian.PutUint32(dst[at:], uint32(len(dst)-at-4))
+	}
+	return dst, nil
+}
+
+// nextText starts the portal on its first call and returns the next of
+// its precomputed text rows (SHOW, EXPLAIN); it returns nil, nil when the
+// portal's rows come from an operator (nextRow).
+func (pt *portal) nextText(ctx context.Context) ([][]byte, error) {
 	if !pt.started {
 		pt.started = true
 		if err := pt.start(ctx); err != nil {
 			pt.Close()
-			return nil, s.fail(err)
+			return nil, pt.prep.sess.fail(err)
 		}
 	}
-	if pt.rows != nil {
-		if len(pt.rows) == 0 {
-			return nil, io.EOF
-		}
-		r := pt.rows[0]
-		pt.rows = pt.rows[1:]
-		pt.textOut = pt.textOut[:0]
-		for _, v := range r {
-			pt.textOut = append(pt.textOut, []byte(v))
-		}
-		return pt.textOut, nil
+	if pt.rows == nil {
+		return nil, nil
 	}
+	if len(pt.rows) == 0 {
+		return nil, io.EOF
+	}
+	r := pt.rows[0]
+	pt.rows = pt.rows[1:]
+	pt.textOut = pt.textOut[:0]
+	for _, v := range r {
+		pt.textOut = append(pt.textOut, []byte(v))
+	}
+	return pt.textOut, nil
+}
+
+// smallSelectTags are the tags of queries with few rows, which keyed reads
+// return: no allocation for them.
+var smallSelectTags = func() (tags [16]string) {
+	for i := range tags {
+		tags[i] = "SELECT " + strconv.Itoa(i)
+	}
+	return tags
+}()
+
+// selectTag is the command tag of a query that returned n rows.
+func selectTag(n int64) string {
+	if n >= 0 && n < int64(len(smallSelectTags)) {
+		return smallSelectTags[n]
+	}
+	return "SELECT " + strconv.FormatInt(n, 10)
+}
+
+// nextRow returns the operator's next row, or io.EOF once the statement
+// is complete (setting its tag and closing the portal).
+func (pt *portal) nextRow(ctx context.Context) (Row, error) {
 	if pt.op == nil {
 		return nil, io.EOF
 	}
 	row, err := pt.op.Next(ctx)
 	if err == io.EOF {
-		pt.tag = "SELECT " + strconv.FormatInt(pt.count, 10)
+		pt.tag = selectTag(pt.count)
 		if pt.fixedTag != "" {
 			pt.tag = pt.fixedTag
 		}
@@ -243,10 +332,10 @@ func (pt *portal) Next(ctx context.Context) ([][]byte, error) {
 	}
 	if err != nil {
 		pt.Close()
-		return nil, s.fail(err)
+		return nil, pt.prep.sess.fail(err)
 	}
 	pt.count++
-	return pt.encode(row), nil
+	return row, nil
 }
 
 // encode renders a row in the portal's result formats into one reused

@@ -265,7 +265,7 @@ func (sp *shapePrepared) Bind(ctx context.Context, params [][]byte, paramFormats
 		if s.txn == 'E' {
 			return nil, errAborted()
 		}
-		return p.bindDatums(sp.vals, resultFormats)
+		return p.bindDatums(nil, sp.vals, resultFormats)
 	}
 	if sp.orig == nil {
 		prep, err := s.prepareOriginal(ctx, sp.st, nil)

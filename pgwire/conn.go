@@ -1,7 +1,6 @@
 package pgwire
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -30,11 +29,13 @@ type conn struct {
 	pid    uint32
 	secret []byte
 
-	rd   *flushingReader
-	be   *pgproto3.Backend
-	bw   *bufio.Writer
-	wbuf []byte // scratch for encoding one message
-	werr error  // first write error; the connection is dead after it
+	rd *flushingReader
+	be *pgproto3.Backend
+	// out is the pending output: messages are encoded straight into it
+	// (DataRows too, portal.go) and written to the socket in one write
+	// when it passes writeBufferSize, before a read, and at Sync.
+	out  []byte
+	werr error // first write error; the connection is dead after it
 
 	ctx     context.Context // canceled by Shutdown
 	stmts   map[string]*statement
@@ -89,30 +90,45 @@ func (r *flushingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// send encodes msg into the connection's write buffer. Write errors are
-// sticky and reported by flush.
+// send encodes msg into the connection's output buffer, writing the
+// buffer out when it is full. Write errors are sticky and reported by
+// flush.
 func (c *conn) send(msg pgproto3.BackendMessage) {
-	if c.werr != nil {
-		return
-	}
-	b, err := msg.Encode(c.wbuf[:0])
+	c.appendMsg(msg)
+	c.flushIfFull()
+}
+
+// appendMsg encodes msg at the end of the output buffer.
+func (c *conn) appendMsg(msg pgproto3.BackendMessage) {
+	n := len(c.out)
+	b, err := msg.Encode(c.out)
 	if err != nil {
-		// Only an oversized message gets here; it is a bug above us.
+		// Only an oversized message gets here; it is a bug above us. The
+		// bytes before n are intact whether or not Encode grew the buffer.
 		c.log.Warn("pgwire: cannot encode message", "type", fmt.Sprintf("%T", msg), "err", err)
-		b, _ = errorResponse(pgerror.New(pgerror.CodeInternalError, "cannot encode %T: %v", msg, err)).Encode(c.wbuf[:0])
+		b, _ = errorResponse(pgerror.New(pgerror.CodeInternalError, "cannot encode %T: %v", msg, err)).Encode(c.out[:n])
 	}
-	c.wbuf = b
-	if _, err := c.bw.Write(b); err != nil {
-		c.werr = err
-	}
-	if cap(c.wbuf) > writeBufferSize {
-		c.wbuf = nil
+	c.out = b
+}
+
+// flushIfFull writes the output buffer out once it holds writeBufferSize
+// bytes, so that a large result streams instead of accumulating.
+func (c *conn) flushIfFull() {
+	if len(c.out) >= writeBufferSize {
+		c.flush()
 	}
 }
 
+// flush writes the pending output in one write. After a write error the
+// output is dropped: the connection is dead.
 func (c *conn) flush() error {
-	if c.werr == nil {
-		c.werr = c.bw.Flush()
+	if c.werr == nil && len(c.out) > 0 {
+		_, c.werr = c.nc.Write(c.out)
+	}
+	if cap(c.out) > 4*writeBufferSize {
+		c.out = nil // one very large message: do not keep its buffer
+	} else {
+		c.out = c.out[:0]
 	}
 	return c.werr
 }

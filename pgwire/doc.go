@@ -59,16 +59,17 @@
 // PortalSuspended across Syncs (pgjdbc setFetchSize). A portal whose Execute
 // fails is closed.
 //
-// Execute MaxRows: after sending MaxRows rows the server reads one row ahead
-// (copied, since the engine reuses its buffers); PortalSuspended is sent only
-// when that row exists, CommandComplete when the portal is exhausted. The
-// read-ahead row is sent first by the next Execute.
+// Execute MaxRows: as in PostgreSQL, PortalSuspended follows the MaxRows-th
+// row whether or not more rows follow, and CommandComplete ends an Execute
+// that exhausted the portal (SELECT 0 when it found no rows left).
 //
 // # Output buffering
 //
-// Messages are encoded into a per-connection bufio.Writer (writeBufferSize).
-// It is flushed at ReadyForQuery, at Flush, when full (so a large result
-// streams without being held), and before every read from the socket: the
+// Messages are encoded straight into a per-connection output buffer, and
+// so are DataRows when the engine's Portal is a RowAppender (no slice per
+// row or value). It is written out in one write at ReadyForQuery, at
+// Flush, when it passes writeBufferSize (so a large result streams without
+// being held), and before every read from the socket: the
 // message reader only reads when it has consumed everything the client sent,
 // so pipelined messages are answered in one write and the client never waits
 // on output the server still holds.

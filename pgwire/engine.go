@@ -126,6 +126,19 @@ type Portal interface {
 	Close()
 }
 
+// RowAppender is an optional capability of a Portal, found by type
+// assertion: the next row encoded straight into the connection's output
+// buffer, with no slice per row or value in between.
+type RowAppender interface {
+	// AppendRow appends the next row as the body of a DataRow message
+	// after its type and length (the value count as an int16, then each
+	// value as an int32 length, -1 for NULL, and its bytes in the
+	// column's result format) to dst and returns the extended buffer.
+	// At the end it returns io.EOF, and errors as Next does; dst's
+	// contents are then unchanged (what is past len(dst) may be).
+	AppendRow(ctx context.Context, dst []byte) ([]byte, error)
+}
+
 // CopyPreparer is an optional capability of a Prepared, found by type
 // assertion: binding a COPY ... FROM STDIN or TO STDOUT statement, whose
 // rows travel in the COPY sub-protocol instead of DataRows (copy.go).

@@ -2,7 +2,9 @@ package pgwire
 
 import (
 	"context"
+	"encoding/binary"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,12 +43,8 @@ type portal struct {
 	fmts []int16
 	st   *statement // the statement bound, for its RowDescription; nil in a simple Query
 
-	// ahead is a row read past MaxRows to learn whether the portal is
-	// exhausted; it is sent first by the next Execute. ahead owns its bytes.
-	ahead    [][]byte
-	hasAhead bool
-	resumed  bool // suspended at least once: the final tag counts the last Execute only
-	done     bool
+	resumed bool // suspended at least once: the final tag counts the last Execute only
+	done    bool
 }
 
 // newPortal returns an empty portal of st, reusing the connection's spare
@@ -58,7 +56,7 @@ func (c *conn) newPortal(st *statement) *portal {
 		return &portal{st: st}
 	}
 	c.spare = nil
-	*p = portal{st: st, ahead: p.ahead[:0]}
+	*p = portal{st: st}
 	return p
 }
 
@@ -70,98 +68,118 @@ func (p *portal) close() {
 }
 
 // closePortals closes every portal; called when a transaction ends.
+// The unnamed portal becomes the spare for the next Bind: a client that
+// runs one statement after another outside a transaction block binds it
+// again after every Sync.
 func (c *conn) closePortals() {
 	for name, p := range c.portals {
 		delete(c.portals, name)
 		c.closePortal(p)
+		if name == "" {
+			c.spare = p
+		}
 	}
 }
 
 // closePortal closes one portal, logging (not propagating) an engine panic.
+// Close needs no context and cannot be canceled: it does not go through run.
 func (c *conn) closePortal(p *portal) {
-	c.run(func(context.Context) error { p.close(); return nil })
+	if p.p != nil {
+		c.guard(p.close)
+	}
 }
 
 // execute streams up to maxRows rows of p (all when maxRows is 0) as
-// DataRow messages, then PortalSuspended when rows remain or
+// DataRow messages, then PortalSuspended when maxRows were sent or
 // CommandComplete when the portal is exhausted. Rows are encoded into the
-// write buffer as they come and never accumulated.
+// output buffer as they come and never accumulated.
 func (c *conn) execute(ctx context.Context, p *portal, maxRows int) error {
 	if p.done {
-		// A SELECT portal at its end yields nothing more, as in PostgreSQL;
-		// a command cannot be run twice.
-		if tag := p.p.Tag(); strings.HasPrefix(tag, "SELECT ") {
-			c.sendCommandComplete("SELECT 0")
+		// A portal with rows at its end yields no more (a SELECT, and a
+		// command's RETURNING rows, which PostgreSQL keeps in a store:
+		// "INSERT 0 0"); a command without rows cannot be run twice.
+		if tag := p.p.Tag(); p.cols != nil || strings.HasPrefix(tag, "SELECT ") {
+			c.sendCommandComplete(withCount(tag, 0))
 			return nil
 		}
 		return pgerror.New("55000", "portal cannot be run")
 	}
 	n := 0
-	if p.hasAhead {
-		c.sendDataRow(p.ahead)
-		p.hasAhead = false
-		n++
-	}
+	ra, direct := p.p.(RowAppender)
 	for {
-		row, err := p.p.Next(ctx)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
 		if maxRows > 0 && n == maxRows {
-			p.ahead = copyRow(p.ahead[:0], row)
-			p.hasAhead = true
+			// As in PostgreSQL, the portal is suspended once it sent
+			// maxRows rows, whether or not more follow: the next Execute
+			// may find none and complete with SELECT 0.
 			p.resumed = true
 			c.send(&pgproto3.PortalSuspended{})
 			return nil
 		}
-		c.sendDataRow(row)
+		if direct {
+			// The row is encoded straight into the output buffer after a
+			// DataRow header whose length is filled in afterwards.
+			start := len(c.out)
+			hdr := append(c.out, 'D', 0, 0, 0, 0)
+			b, err := ra.AppendRow(ctx, hdr)
+			if err != nil {
+				c.out = hdr[:start]
+				if err == io.EOF {
+					break
+				}
+				return err
+			}
+			if len(b)-start-1 > math.MaxInt32 {
+				c.out = hdr[:start]
+				return pgerror.New(pgerror.CodeProgramLimitExceeded, "row too large to send: %d bytes", len(b)-start)
+			}
+			binary.BigEndian.PutUint32(b[start+1:], uint32(len(b)-start-1))
+			c.out = b
+		} else {
+			row, err := p.p.Next(ctx)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			c.dataRow.Values = row
+			c.appendMsg(&c.dataRow)
+			c.dataRow.Values = nil
+		}
 		n++
+		c.flushIfFull()
 	}
 	p.done = true
 	c.sendNotices()
 	tag := p.p.Tag()
-	if p.resumed && strings.HasPrefix(tag, "SELECT ") {
-		// PostgreSQL counts only the rows of the final Execute.
-		tag = "SELECT " + strconv.Itoa(n)
+	if p.resumed {
+		// PostgreSQL counts only the rows of the final Execute, for a
+		// command's RETURNING rows too.
+		tag = withCount(tag, n)
 	}
 	c.sendCommandComplete(tag)
 	return nil
 }
 
-// sendDataRow sends one DataRow through a message struct the connection
-// reuses (send encodes it at once).
-func (c *conn) sendDataRow(row [][]byte) {
-	c.dataRow.Values = row
-	c.send(&c.dataRow)
-	c.dataRow.Values = nil
+// withCount returns tag ("SELECT 5", "INSERT 0 5", "UPDATE 5") with its
+// row count replaced by n; a tag without a count is returned as is.
+func withCount(tag string, n int) string {
+	i := strings.LastIndexByte(tag, ' ')
+	if i < 0 || i == len(tag)-1 {
+		return tag
+	}
+	for _, r := range tag[i+1:] {
+		if r < '0' || r > '9' {
+			return tag
+		}
+	}
+	return tag[:i+1] + strconv.Itoa(n)
 }
 
 // sendCommandComplete sends CommandComplete with tag.
 func (c *conn) sendCommandComplete(tag string) {
 	c.cmdComplete.CommandTag = append(c.cmdComplete.CommandTag[:0], tag...)
 	c.send(&c.cmdComplete)
-}
-
-// copyRow copies row into dst using one allocation for all values.
-func copyRow(dst, row [][]byte) [][]byte {
-	size := 0
-	for _, v := range row {
-		size += len(v)
-	}
-	buf := make([]byte, 0, size)
-	for _, v := range row {
-		if v == nil {
-			dst = append(dst, nil)
-			continue
-		}
-		start := len(buf)
-		buf = append(buf, v...)
-		dst = append(dst, buf[start:len(buf):len(buf)])
-	}
-	return dst
 }
 
 // rowDescription describes cols with the given result formats (0, 1 or

@@ -1,7 +1,6 @@
 package pgwire
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/tls"
@@ -58,7 +57,7 @@ func (s *Server) serveConn(nc net.Conn) {
 	c := &conn{
 		srv:     s,
 		nc:      nc,
-		bw:      bufio.NewWriterSize(nc, writeBufferSize),
+		out:     make([]byte, 0, writeBufferSize+writeBufferSize/4),
 		stmts:   make(map[string]*statement),
 		portals: make(map[string]*portal),
 	}
