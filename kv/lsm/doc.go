@@ -38,7 +38,11 @@
 // rows), reserves sequence numbers, appends the batch as one WAL record
 // (AppendAsync), inserts its entries into the region memtables (invisible:
 // above the visible sequence number), releases commitMu, waits for the
-// sync, then publishes. A WAL failure fails the store: writes return the
+// sync, then publishes. The WAL writes frames at an offset into space
+// zero-filled ahead of it (Options.WALPreallocate; internal/wal
+// prealloc.go), so a group commit's fdatasync commits data and no file
+// size change; replay reads a zero tail as a segment's clean end. A WAL
+// failure fails the store: writes return the
 // sticky error, reads go on, nothing unacknowledged becomes visible.
 // Writers stall while memtables exceed MemoryBudget. A memtable is a
 // google/btree of pointer-free items locating keys and values copied into
@@ -114,7 +118,11 @@
 // share their file iterators (read_point.go); a key's bloom hash is
 // computed once, and only when some file's range covers the key. When one
 // merge input remains, rowReader reads it directly; the visibility check
-// carries the last family across rows.
+// carries the last family across rows. A column that can yield no more
+// cells (its versions emitted, the rest shadowed or filtered out) is left
+// by a seek past its remaining versions after four more steps, in every
+// merge input below the target (rowreader.go, mergingIter.seekForward): a
+// hot row's unflushed versions cost one seek, not a step each.
 // A read naming essential families (kv.ReadOptions.Essential, HBase's
 // on-demand family loading) merges only the memtables and those families'
 // files; Complete positions a second merge over the other families at the
