@@ -201,10 +201,18 @@ func (it *rowIterator) step() (ok, more bool) {
 		return false, false
 	}
 	sp := &it.spans[it.si]
-	rs, found := it.regionOf(sp)
-	if !found {
-		it.nextSpan()
-		return false, true
+	var rs *regionSnap
+	if it.started && it.iterFor == it.ri && it.iter != nil {
+		// Still inside the (span, region) pair regionOf found when the
+		// pair was started: only endOfRegion and nextSpan leave it, and
+		// both clear started.
+		rs = &it.snap.regions[it.ri]
+	} else {
+		var found bool
+		if rs, found = it.regionOf(sp); !found {
+			it.nextSpan()
+			return false, true
+		}
 	}
 	if sp.Point {
 		it.prefix = ikey.RowPrefix(it.prefix[:0], sp.Start)

@@ -52,12 +52,12 @@ func (r *rowReader) collect(it internalIter, prefix, arena []byte, keyLen int, c
 		// exhausted): read it directly, without the merge's layer of
 		// calls per entry.
 		if child := m.single(); child != nil {
-			ok, err := r.collectOf(child, prefix, arena, keyLen, cells)
+			ok, err := r.collectOf(sourceOf(child), prefix, arena, keyLen, cells)
 			m.resync()
 			return ok, err
 		}
 	}
-	return r.collectOf(it, prefix, arena, keyLen, cells)
+	return r.collectOf(cellSource{it: it}, prefix, arena, keyLen, cells)
 }
 
 // skipVersionsAfter is how many entries of a finished column (one that
@@ -74,27 +74,35 @@ func (r *rowReader) collect(it internalIter, prefix, arena []byte, keyLen int, c
 // the plain path); nothing else sets it.
 var skipVersionsAfter = 4
 
-// collectOf is collect over it itself.
-func (r *rowReader) collectOf(it internalIter, prefix, arena []byte, keyLen int, cells []kv.Cell) (bool, error) {
+// collectOf is collect over src itself.
+func (r *rowReader) collectOf(src cellSource, prefix, arena []byte, keyLen int, cells []kv.Cell) (bool, error) {
 	r.vis.resetRow()
 	var emitGen uint64 // vis.colGen of the column last emitted; 0 none
 	emitN := 0         // versions emitted for it
 	var doneGen uint64 // vis.colGen of the column known finished; 0 none
 	doneN := 0         // its entries stepped over since
 	o := r.opts
+	// Every column of the read's families, at any time: wanted reduces
+	// to the family mask.
+	allCols := o.MinTimestamp == 0 && o.MaxTimestamp == 0 && len(o.Columns) == 0
 	var err error
 	var p ikey.Parsed
-	for it.Valid() {
-		k := it.Key()
-		if !bytes.HasPrefix(k, prefix) {
+	for src.valid() {
+		k := src.key()
+		sh := src.shared()
+		if sh < len(prefix) && !bytes.HasPrefix(k, prefix) {
 			break
 		}
 		r.stats.CellsRead++
-		if perr := p.SetInRow(k, len(prefix)); perr != nil {
+		famLen := 0 // unknown
+		if sh >= len(prefix)+len(p.Family) {
+			famLen = len(p.Family) // the previous key's, parsed
+		}
+		if perr := p.SetInRowFam(k, len(prefix), famLen); perr != nil {
 			err = fmt.Errorf("lsm: bad internal key %q: %w", k, errCorrupt)
 			break
 		}
-		val := it.Value()
+		val := src.value()
 		verdict, verr := r.vis.step(&p, val)
 		if verr != nil {
 			err = fmt.Errorf("lsm: bad tombstone at %q: %w", k, errCorrupt)
@@ -107,11 +115,11 @@ func (r *rowReader) collectOf(it internalIter, prefix, arena []byte, keyLen int,
 				// later column after it.
 				col := k[:len(k)-ikey.TrailerLen]
 				r.seekBuf = append(append(r.seekBuf[:0], col...), colEnd[:]...)
-				seekForward(it, r.seekBuf)
+				src.seekForward(r.seekBuf)
 				doneGen = 0
 				continue
 			}
-			it.Next()
+			src.next()
 			continue
 		}
 		if verdict != live {
@@ -121,24 +129,30 @@ func (r *rowReader) collectOf(it internalIter, prefix, arena []byte, keyLen int,
 			if verdict == shadowed {
 				doneGen, doneN = r.vis.colGen, 0
 			}
-			it.Next()
+			src.next()
 			continue
 		}
-		if !r.wanted(&p) {
+		if allCols {
+			if r.famMask != nil && !r.famMask[r.vis.fam.idx] {
+				doneGen, doneN = r.vis.colGen, 0
+				src.next()
+				continue
+			}
+		} else if !r.wanted(&p) {
 			// Filtered out by the projection or as older than
 			// MinTimestamp, so are the column's later versions;
 			// not so a version at or above MaxTimestamp.
 			if o.MaxTimestamp == 0 || kv.Timestamp(p.TS) < o.MaxTimestamp {
 				doneGen, doneN = r.vis.colGen, 0
 			}
-			it.Next()
+			src.next()
 			continue
 		}
 		// Entries of one column are contiguous: the column is the one
 		// last emitted iff visibility has not moved to another since.
 		if r.vis.colGen == emitGen {
 			if emitN >= r.versions {
-				it.Next()
+				src.next()
 				continue
 			}
 			emitN++
@@ -175,13 +189,13 @@ func (r *rowReader) collectOf(it internalIter, prefix, arena []byte, keyLen int,
 		}
 		c := &cells[n]
 		c.Family, c.Qualifier, c.Timestamp, c.Value = r.vis.fam.name, q, kv.Timestamp(p.TS), v
-		it.Next()
+		src.next()
 	}
 	r.arena, r.cells = arena, cells
 	if err != nil {
 		return false, err
 	}
-	if err := it.Err(); err != nil {
+	if err := src.it.Err(); err != nil {
 		return false, err
 	}
 	if len(cells) == 0 {

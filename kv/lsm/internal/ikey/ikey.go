@@ -192,6 +192,33 @@ func (p *Parsed) SetInRow(k []byte, rowLen int) error {
 	return nil
 }
 
+// SetInRowFam is SetInRow for a key whose family component (with its
+// terminator) is known to be the famLen bytes after the row prefix: a
+// scan's key that shares them with the key before it, whose family had
+// that length (components are self-delimiting). It does not scan the
+// family again. famLen < 2 means unknown: it is SetInRow.
+func (p *Parsed) SetInRowFam(k []byte, rowLen, famLen int) error {
+	if famLen < 2 || rowLen < 2 || len(k) < rowLen+famLen+2+TrailerLen {
+		return p.SetInRow(k, rowLen)
+	}
+	end := len(k) - TrailerLen
+	n := rowLen + famLen
+	p.Row, p.Family = k[:rowLen], k[rowLen:n]
+	body := k[n:end]
+	if componentEnd(body) != len(body) {
+		return ErrCorrupt
+	}
+	p.Qualifier = body
+	tr := k[end:]
+	ts := int64(^binary.BigEndian.Uint64(tr))
+	kind := Kind(tr[16])
+	p.TS, p.Seq, p.Kind = ts, ^binary.BigEndian.Uint64(tr[8:]), kind
+	if kind < KindSet || kind > KindDeleteRow || ts < 0 {
+		return ErrCorrupt
+	}
+	return nil
+}
+
 // Unescape appends the raw bytes of the escaped component esc (with or
 // without its terminator) to dst. It grows dst once and copies byte by
 // byte: encoded integer keys are full of escaped zeros, and a copy per

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -97,12 +98,53 @@ func FuzzParse(f *testing.F) {
 		if q, err := ParseInRow(k, len(p.Row)); err != nil || !reflect.DeepEqual(p, q) {
 			t.Fatalf("ParseInRow(%q, %d) = %+v, %v; Parse gave %+v", k, len(p.Row), q, err, p)
 		}
+		// SetInRowFam agrees with it given the family's length, or none.
+		for _, famLen := range []int{0, len(p.Family)} {
+			var q Parsed
+			if err := q.SetInRowFam(k, len(p.Row), famLen); err != nil || !reflect.DeepEqual(p, q) {
+				t.Fatalf("SetInRowFam(%q, %d, %d) = %+v, %v; Parse gave %+v", k, len(p.Row), famLen, q, err, p)
+			}
+		}
 		// A key that parses re-encodes to itself.
 		re := Append(nil, Unescape(nil, p.Row), string(Unescape(nil, p.Family)), Unescape(nil, p.Qualifier), p.TS, p.Seq, p.Kind)
 		if !bytes.Equal(re, k) {
 			t.Fatalf("re-encoding %q gave %q", k, re)
 		}
 	})
+}
+
+// TestSetInRowFam checks the parse given the family's length: the parts
+// of SetInRow, and an error for a malformed qualifier or trailer after it.
+func TestSetInRowFam(t *testing.T) {
+	row := AppendEscaped(nil, []byte("r\x00w"))
+	fam := len(AppendEscaped(nil, []byte("d")))
+	for _, k := range [][]byte{
+		Append(nil, []byte("r\x00w"), "d", []byte("grp"), 5, 7, KindSet),
+		Append(nil, []byte("r\x00w"), "d", nil, TombstoneTS, 7, KindDeleteFamily),
+		Append(nil, []byte("r\x00w"), "d", []byte("q\x00"), 5, 7, KindSet),
+	} {
+		var want, got Parsed
+		if err := want.SetInRow(k, len(row)); err != nil {
+			t.Fatal(err)
+		}
+		if err := got.SetInRowFam(k, len(row), fam); err != nil || !reflect.DeepEqual(want, got) {
+			t.Errorf("%q: SetInRowFam = %+v, %v; want %+v", k, got, err, want)
+		}
+	}
+	trailer := AppendTrailer(nil, 5, 7, KindSet)
+	for _, body := range []string{"d\x00\x01q\x00\x02", "d\x00\x01q\x00\x01x", "d\x00\x01q"} {
+		k := append(append(slices.Clone(row), body...), trailer...)
+		var p Parsed
+		if err := p.SetInRowFam(k, len(row), fam); err == nil {
+			t.Errorf("%q: SetInRowFam accepted a malformed qualifier: %+v", k, p)
+		}
+	}
+	k := Append(nil, []byte("r\x00w"), "d", []byte("q"), 5, 7, KindSet)
+	k[len(k)-1] = 9
+	var p Parsed
+	if err := p.SetInRowFam(k, len(row), fam); err == nil {
+		t.Errorf("%q: SetInRowFam accepted kind 9", k)
+	}
 }
 
 func FuzzOrder(f *testing.F) {

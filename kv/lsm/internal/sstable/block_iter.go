@@ -29,6 +29,7 @@ type blockIter struct {
 	keyInBuf   bool // key aliases keyBuf (else the block or prevKeys)
 	keyBuf     []byte
 	val        []byte
+	shared     int // bytes key shares with the entry before it (0 at a restart)
 	valid      bool
 	err        error
 
@@ -126,6 +127,7 @@ func (i *blockIter) decodeAt(off int) bool {
 		i.keyBuf = append(i.keyBuf[:shared], k...)
 		i.key, i.keyInBuf = i.keyBuf, true
 	}
+	i.shared = int(shared)
 	p += int(unshared)
 	i.val = d[p : p+int(vlen) : p+int(vlen)]
 	i.offset = off

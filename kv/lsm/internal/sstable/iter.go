@@ -48,6 +48,14 @@ func (it *Iter) Key() []byte { return it.data.key }
 // Value returns the current value (see the Iter doc for its lifetime).
 func (it *Iter) Value() []byte { return it.data.val }
 
+// SharedAfterNext returns how many leading bytes the current key shares
+// with the key before it, when a Next that returned true moved the
+// iterator here (0 when it moved to another block: a lower bound). A scan
+// that checked the previous key's row prefix needs no comparison for a key
+// sharing at least as many bytes. After any other positioning call the
+// value is meaningless.
+func (it *Iter) SharedAfterNext() int { return it.data.shared }
+
 // Err returns the *CorruptionError or I/O error that stopped the
 // iterator, or nil.
 func (it *Iter) Err() error { return it.err }

@@ -1,0 +1,73 @@
+package lsm
+
+import "github.com/widesql/widesql/kv/lsm/internal/sstable"
+
+// cellSource is the iterator collectOf reads a row from. A scan whose merge
+// has one input left often reads one file; calling it through internalIter
+// cost four interface calls per cell (Valid, Key, Value, Next, each
+// through sstIter's wrapper). cellSource calls the file's iterator
+// directly then: Valid, Key and Value inline, and the branch is the same
+// for every cell of a scan.
+//
+// It also tells how many bytes a file's key shares with the one before it
+// (from the block's prefix compression): a key sharing the row prefix is
+// in the row, one sharing the family too is in the family, without a
+// comparison or a scan of the family.
+type cellSource struct {
+	it      internalIter  // always set: seeks and errors go through it
+	sst     *sstable.Iter // non-nil: it is sstIter{sst}
+	stepped bool          // the last move was sst.Next from a key of the row
+}
+
+func sourceOf(it internalIter) cellSource {
+	if c, ok := it.(sstIter); ok {
+		return cellSource{it: it, sst: c.it}
+	}
+	return cellSource{it: it}
+}
+
+func (s *cellSource) valid() bool {
+	if s.sst != nil {
+		return s.sst.Valid()
+	}
+	return s.it.Valid()
+}
+
+func (s *cellSource) key() []byte {
+	if s.sst != nil {
+		return s.sst.Key()
+	}
+	return s.it.Key()
+}
+
+func (s *cellSource) value() []byte {
+	if s.sst != nil {
+		return s.sst.Value()
+	}
+	return s.it.Value()
+}
+
+// shared returns how many leading bytes the current key is known to
+// share with the one before it, a key of the row, or -1.
+func (s *cellSource) shared() int {
+	if s.stepped {
+		return s.sst.SharedAfterNext()
+	}
+	return -1
+}
+
+// next moves to the next entry; the current one must be of the row.
+func (s *cellSource) next() {
+	if s.sst != nil {
+		s.sst.Next()
+		s.stepped = true
+	} else {
+		s.it.Next()
+	}
+}
+
+// seekForward moves to the first entry >= k, above the current key.
+func (s *cellSource) seekForward(k []byte) {
+	s.stepped = false
+	seekForward(s.it, k)
+}
