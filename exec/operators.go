@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"errors"
 	"io"
 	"math"
 	"time"
@@ -235,7 +236,16 @@ type limitOp struct {
 }
 
 func (x *executor) limit(in operator, p *planner.Limit) (operator, error) {
-	o := &limitOp{in: in, count: -1}
+	o := &limitOp{in: in}
+	if err := x.setLimit(o, p); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// setLimit evaluates p's bounds into o for this execution.
+func (x *executor) setLimit(o *limitOp, p *planner.Limit) error {
+	o.count, o.offset, o.n = -1, 0, 0
 	for _, part := range []struct {
 		e   planner.Expr
 		dst *int64
@@ -246,7 +256,7 @@ func (x *executor) limit(in operator, p *planner.Limit) (operator, error) {
 		}
 		v, err := eval(part.e, nil, x.env)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if v.IsNull() {
 			continue
@@ -256,12 +266,80 @@ func (x *executor) limit(in operator, p *planner.Limit) (operator, error) {
 			if part.w == "OFFSET" {
 				code = "2201X" // invalid_row_count_in_result_offset_clause
 			}
-			return nil, pgerror.New(code, "%s must not be negative", part.w)
+			return pgerror.New(code, "%s must not be negative", part.w)
 		}
 		*part.dst = v.I
 	}
-	return o, nil
+	return nil
 }
+
+// reusablePlan reports whether the operator tree of p may be kept by a
+// prepared statement and readied for each execution (reuseTree) instead
+// of being built again: a keyed read of a stored table (a point Get,
+// multi-get or range; never a full scan, which may run in parallel or
+// prefetch on another goroutine), optionally under filters, projections
+// and limits. Every operator of such a tree keeps its state in fields
+// that reuseTree sets again, the evaluation environment included.
+func reusablePlan(p planner.Plan) bool {
+	for {
+		switch n := p.(type) {
+		case *planner.Project:
+			p = n.Input
+		case *planner.Filter:
+			p = n.Input
+		case *planner.Limit:
+			p = n.Input
+		case *planner.Scan:
+			return n.Table.Virtual == "" && n.Access.Kind != planner.FullScan
+		default:
+			return false
+		}
+	}
+}
+
+// reuseTree readies op, a closed operator tree that x.build made for the
+// reusable plan p (reusablePlan) in an earlier execution, for this one:
+// parameters, limits, the kv read and the environment are this
+// execution's. An error leaves op unusable for this execution only: a
+// later reuseTree sets every field again.
+func (x *executor) reuseTree(p planner.Plan, op operator) error {
+	// Inputs first, as build evaluates them: the first error is the same.
+	switch n := p.(type) {
+	case *planner.Project:
+		o, ok := op.(*projectOp)
+		if !ok {
+			return errTreeShape
+		}
+		o.env, o.exprs = x.env, n.Exprs
+		return x.reuseTree(n.Input, o.in)
+	case *planner.Filter:
+		o, ok := op.(*filterOp)
+		if !ok {
+			return errTreeShape
+		}
+		o.env, o.cond = x.env, n.Cond
+		return x.reuseTree(n.Input, o.in)
+	case *planner.Limit:
+		o, ok := op.(*limitOp)
+		if !ok {
+			return errTreeShape
+		}
+		if err := x.reuseTree(n.Input, o.in); err != nil {
+			return err
+		}
+		return x.setLimit(o, n)
+	case *planner.Scan:
+		if o, ok := op.(*scanOp); ok {
+			return x.resetScan(o, n) // scan.go
+		}
+	}
+	return errTreeShape
+}
+
+// errTreeShape is reuseTree's error for a kept tree whose operators are
+// not the ones it knows how to ready (a build that wrapped or replaced
+// one): the caller builds a new tree instead.
+var errTreeShape = errors.New("exec: kept operator tree does not match its plan")
 
 func (o *limitOp) Next(ctx context.Context) (Row, error) {
 	for o.offset > 0 {

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -31,6 +32,13 @@ type prepared struct {
 	// result formats, computed once for the portals (which only read them).
 	colTypes    []types.T
 	textFormats []int16
+	// tree is a closed operator tree of treePlan (reusablePlan) that the
+	// last portal to finish with it left for the next execution; nil while
+	// a portal runs it, so two open portals of the statement (a named one
+	// suspended while the unnamed one runs) never share one. A prepared
+	// statement belongs to one session.
+	tree     operator
+	treePlan planner.Plan
 }
 
 // resultTypes returns the plan's column types, shared by every portal.
@@ -191,6 +199,9 @@ type portal struct {
 	}
 	enc     *encodeScratch // taken from the session at the first row, given back by Close
 	closeFn func()
+	// treePlan is set when op is a reusable tree of that plan: Close
+	// hands it back to prep (prepared.tree).
+	treePlan planner.Plan
 	// paramArr holds the parameters of a statement with few of them.
 	paramArr [3]types.Datum
 }
@@ -210,7 +221,10 @@ func (pt *portal) Tag() string              { return pt.tag }
 func (pt *portal) Close() {
 	if pt.op != nil {
 		pt.op.Close()
-		pt.op = nil
+		if p := pt.prep; pt.treePlan != nil && pt.treePlan == p.plan {
+			p.tree, p.treePlan = pt.op, pt.treePlan
+		}
+		pt.op, pt.treePlan = nil, nil
 	}
 	if pt.enc != nil {
 		// The rows encode returned were sent before Close (pgwire copies
@@ -451,11 +465,41 @@ func (pt *portal) start(ctx context.Context) error {
 		pt.tag = tag
 		return nil
 	}
-	op, err := x.build(p.plan)
+	op, err := pt.buildOp(x)
 	if err != nil {
 		return err
 	}
 	pt.op = op
 	pt.types = p.resultTypes()
 	return nil
+}
+
+// buildOp returns the operator tree of the portal's query: for a
+// reusable plan (a keyed read, reusablePlan) the tree an earlier
+// execution left in the prepared statement, readied for this one, when
+// there is one; otherwise a new tree, which Close leaves for the next
+// execution if its plan is reusable. A prepared point Get then builds
+// no operators per execution.
+func (pt *portal) buildOp(x *executor) (operator, error) {
+	p := pt.prep
+	if !reusablePlan(p.plan) {
+		return x.build(p.plan)
+	}
+	if op := p.tree; op != nil && p.treePlan == p.plan {
+		p.tree, p.treePlan = nil, nil
+		err := x.reuseTree(p.plan, op)
+		if err == nil {
+			pt.treePlan = p.plan
+			return op, nil
+		}
+		op.Close() // a scan whose read started before a limit failed
+		if !errors.Is(err, errTreeShape) {
+			return nil, err
+		}
+	}
+	op, err := x.build(p.plan)
+	if err == nil {
+		pt.treePlan = p.plan
+	}
+	return op, err
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"runtime"
 	"slices"
-	"sort"
 
 	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/pgwire/pgerror"
@@ -55,6 +54,11 @@ type scanOp struct {
 	err   error // an error of newScanOp, returned by Next
 	stats *nodeStats
 	empty bool
+	// keys and keyBuf hold this execution's encoded keys (the RowSet's
+	// Keys and their bytes); a reused scan (resetScan) encodes the next
+	// execution's keys into them once the previous read is closed.
+	keys   [][]byte
+	keyBuf []byte
 }
 
 func (x *executor) scan(p *planner.Scan) (operator, error) {
@@ -73,7 +77,7 @@ func (x *executor) scan(p *planner.Scan) (operator, error) {
 		return nil, err
 	}
 	if empty {
-		return &scanOp{p: p, empty: true}, nil
+		return &scanOp{p: p, env: x.env, empty: true}, nil
 	}
 	if ps := x.parallelScan(p, t); ps != nil {
 		if x.stats != nil {
@@ -94,9 +98,50 @@ func (x *executor) scan(p *planner.Scan) (operator, error) {
 // the row marker.
 func newScanOp(p *planner.Scan, t kv.Table, rs kv.RowSet, env *evalEnv) *scanOp {
 	o := &scanOp{p: p, env: env, row: make(Row, len(p.Table.Columns))}
+	o.start(t, rs)
+	return o
+}
+
+// resetScan readies o, a closed scanOp of p built by an earlier execution
+// of the same prepared plan, for this execution (reusableTree): every
+// field is set as x.scan sets a new one, while the row and the key
+// buffers are kept. Only keyed reads come here (reusablePlan): no
+// parallel or prefetching scan, no virtual table, no EXPLAIN ANALYZE.
+func (x *executor) resetScan(o *scanOp, p *planner.Scan) error {
+	row, keys, keyBuf := o.row, o.keys, o.keyBuf
+	if cap(keyBuf) > 64<<10 {
+		keys, keyBuf = nil, nil // a long IN list's: not kept
+	}
+	*o = scanOp{p: p, env: x.env, row: row, keys: keys[:0], keyBuf: keyBuf[:0]}
+	t, err := x.kvTable(p.Table)
+	if err != nil {
+		return err
+	}
+	if p.Access.Merge {
+		t = newBucketMerge(p.Table, t) // layout.go
+	}
+	rs, empty, err := encodeAccessTo(p.Table, p.Access, nil, x.env, o.keys, &o.keyBuf)
+	if err != nil {
+		return err
+	}
+	o.keys = rs.Keys
+	if empty {
+		o.empty = true
+		return nil
+	}
+	if len(o.row) != len(p.Table.Columns) {
+		o.row = make(Row, len(p.Table.Columns))
+	}
+	o.start(t, rs)
+	return nil
+}
+
+// start begins o's read of rs from t; an error is left in o.err.
+func (o *scanOp) start(t kv.Table, rs kv.RowSet) {
+	p, env := o.p, o.env
 	opts := o.setUp(env)
 	if o.err != nil {
-		return o
+		return
 	}
 	o.it = t.Read(context.Background(), rs, opts)
 	// A full scan without a limit reads on two cores. Not inside a
@@ -107,7 +152,6 @@ func newScanOp(p *planner.Scan, t kv.Table, rs kv.RowSet, env *evalEnv) *scanOp 
 	if p.Access.Kind == planner.FullScan && opts.Limit == 0 && !o.lazy && !inTxBlock(env) && runtime.GOMAXPROCS(0) > 1 {
 		o.it = newPrefetchIter(o.it)
 	}
-	return o
 }
 
 // setUp points o at p's scanSetup and returns the read options of this
@@ -554,22 +598,44 @@ func storageError(err error) error {
 // key value, or an empty range). The key values are evaluated over row:
 // nil, or the left row of a lookup join.
 func encodeAccess(t *planner.TableDesc, acc planner.Access, row Row, env *evalEnv) (kv.RowSet, bool, error) {
+	return encodeAccessTo(t, acc, row, env, nil, nil)
+}
+
+// encodeAccessTo is encodeAccess appending the keys to keys[:0] and, when
+// buf is not nil, their bytes to *buf: a reused scan's buffers.
+func encodeAccessTo(t *planner.TableDesc, acc planner.Access, row Row, env *evalEnv, keys [][]byte, buf *[]byte) (kv.RowSet, bool, error) {
 	var rs kv.RowSet
 	if acc.Kind == planner.FullScan {
 		return rs, false, nil
 	}
-	acc, err := expandElems(acc, row, env)
-	if err != nil {
-		return rs, false, err
+	if hasElems(acc) {
+		var err error
+		if acc, err = expandElems(acc, row, env); err != nil {
+			return rs, false, err
+		}
+	}
+	if acc.Kind != planner.RangeScan {
+		if keys == nil || cap(keys) < len(acc.Spans) {
+			keys = make([][]byte, 0, len(acc.Spans))
+		}
+		rs.Keys = keys[:0]
 	}
 	for i := range acc.Spans {
 		sp := &acc.Spans[i]
-		prefix, ok, err := encodeEq(t, sp.Eq, row, env)
+		var dst []byte
+		if buf != nil {
+			dst = *buf
+		}
+		key, ok, err := appendEq(dst, t, sp.Eq, row, env)
 		if err != nil {
 			return rs, false, err
 		}
 		if !ok {
 			continue
+		}
+		prefix := key[len(dst):len(key):len(key)]
+		if buf != nil {
+			*buf = key
 		}
 		if acc.Kind != planner.RangeScan {
 			rs.Keys = append(rs.Keys, prefix)
@@ -583,8 +649,23 @@ func encodeAccess(t *planner.TableDesc, acc planner.Access, row Row, env *evalEn
 			rs.Ranges = append(rs.Ranges, r)
 		}
 	}
-	sort.Slice(rs.Keys, func(i, j int) bool { return bytes.Compare(rs.Keys[i], rs.Keys[j]) < 0 })
+	if len(rs.Keys) > 1 {
+		slices.SortFunc(rs.Keys, bytes.Compare)
+	}
 	return rs, rs.IsFull(), nil
+}
+
+// hasElems reports whether a span of acc holds a planner.ElemsOf
+// (expandElems); most do not, and then need no copy of the access path.
+func hasElems(acc planner.Access) bool {
+	for i := range acc.Spans {
+		for _, e := range acc.Spans[i].Eq {
+			if _, ok := e.(*planner.ElemsOf); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // keyValue evaluates a key value and converts it to the column type.
@@ -610,7 +691,11 @@ func keyValue(e planner.Expr, t types.T, row Row, env *evalEnv) (d types.Datum, 
 }
 
 func encodeEq(t *planner.TableDesc, eq []planner.Expr, row Row, env *evalEnv) ([]byte, bool, error) {
-	var key []byte
+	return appendEq(nil, t, eq, row, env)
+}
+
+// appendEq is encodeEq appending the key to key.
+func appendEq(key []byte, t *planner.TableDesc, eq []planner.Expr, row Row, env *evalEnv) ([]byte, bool, error) {
 	for i, e := range eq {
 		kc := t.Key[i]
 		d, ok, _, _, err := keyValue(e, t.Columns[kc.Col].Type, row, env)
