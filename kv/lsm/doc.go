@@ -122,7 +122,10 @@
 // cells (its versions emitted, the rest shadowed or filtered out) is left
 // by a seek past its remaining versions after four more steps, in every
 // merge input below the target (rowreader.go, mergingIter.seekForward): a
-// hot row's unflushed versions cost one seek, not a step each.
+// hot row's unflushed versions cost one seek, not a step each. A row read
+// from one file calls its sstable iterator directly, and uses the block's
+// shared-prefix length to recognise a key of the same row, or the same
+// family, without comparing or scanning it (read_source.go).
 // A read naming essential families (kv.ReadOptions.Essential, HBase's
 // on-demand family loading) merges only the memtables and those families'
 // files; Complete positions a second merge over the other families at the
