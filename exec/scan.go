@@ -690,11 +690,9 @@ func keyValue(e planner.Expr, t types.T, row Row, env *evalEnv) (d types.Datum, 
 	return d, true, 0, 0, nil
 }
 
-func encodeEq(t *planner.TableDesc, eq []planner.Expr, row Row, env *evalEnv) ([]byte, bool, error) {
-	return appendEq(nil, t, eq, row, env)
-}
-
-// appendEq is encodeEq appending the key to key.
+// appendEq appends the encoded key prefix of the span's equalities eq to
+// key; ok is false when a value cannot match (a NULL, or out of the
+// column's range).
 func appendEq(key []byte, t *planner.TableDesc, eq []planner.Expr, row Row, env *evalEnv) ([]byte, bool, error) {
 	for i, e := range eq {
 		kc := t.Key[i]
