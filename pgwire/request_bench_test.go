@@ -2,7 +2,6 @@ package pgwire_test
 
 import (
 	"bufio"
-	"context"
 	"encoding/binary"
 	"fmt"
 
@@ -14,9 +13,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
-	"github.com/widesql/widesql/exec"
-	"github.com/widesql/widesql/kv/memstore"
-	"github.com/widesql/widesql/pgwire"
 )
 
 // The wire request benchmarks run the whole server, exec over an
@@ -35,29 +31,11 @@ type wireBench struct {
 
 func startWireBench(b *testing.B, setup ...string) *wireBench {
 	b.Helper()
-	ctx := context.Background()
-	eng, err := exec.Open(ctx, memstore.New(), nil)
+	nc, err := net.Dial("tcp", serveExec(b))
 	if err != nil {
 		b.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := pgwire.NewServer(eng)
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	nc, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		nc.Close()
-		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		defer cancel()
-		srv.Shutdown(sctx)
-		<-done
-	})
+	b.Cleanup(func() { nc.Close() }) // before the server's shutdown (cleanups run last first)
 	w := &wireBench{nc: nc, rd: bufio.NewReaderSize(nc, 64<<10)}
 	start, _ := (&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersion30,
 		Parameters: map[string]string{"user": "bench", "database": "bench"}}).Encode(nil)

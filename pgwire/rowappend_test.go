@@ -21,25 +21,8 @@ import (
 // ahead, precomputed text rows (SHOW) and the simple protocol. The
 // fixture engine of the other tests covers the Next path.
 func TestRowAppender(t *testing.T) {
-	ctx := context.Background()
-	eng, err := exec.Open(ctx, memstore.New(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := pgwire.NewServer(eng)
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	t.Cleanup(func() {
-		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		defer cancel()
-		srv.Shutdown(sctx)
-		<-done
-	})
-	nc, err := net.Dial("tcp", ln.Addr().String())
+	addr := serveExec(t)
+	nc, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,4 +136,30 @@ func TestRowAppender(t *testing.T) {
 			}
 		})
 	}
+}
+
+// serveExec starts a pgwire server over a fresh exec engine on an
+// in-memory store, on a loopback port, and returns its address; the
+// server shuts down when the test ends.
+func serveExec(tb testing.TB) string {
+	tb.Helper()
+	ctx := context.Background()
+	eng, err := exec.Open(ctx, memstore.New(), nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv := pgwire.NewServer(eng)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln) }()
+	tb.Cleanup(func() {
+		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+		<-done
+	})
+	return ln.Addr().String()
 }

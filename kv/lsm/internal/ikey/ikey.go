@@ -182,7 +182,12 @@ func (p *Parsed) SetInRow(k []byte, rowLen int) error {
 		return ErrCorrupt
 	}
 	p.Qualifier = body
-	tr := k[end:]
+	return p.setTrailer(k[end:])
+}
+
+// setTrailer fills p's timestamp, sequence number and kind from the
+// trailer tr and checks them.
+func (p *Parsed) setTrailer(tr []byte) error {
 	ts := int64(^binary.BigEndian.Uint64(tr))
 	kind := Kind(tr[16])
 	p.TS, p.Seq, p.Kind = ts, ^binary.BigEndian.Uint64(tr[8:]), kind
@@ -209,14 +214,7 @@ func (p *Parsed) SetInRowFam(k []byte, rowLen, famLen int) error {
 		return ErrCorrupt
 	}
 	p.Qualifier = body
-	tr := k[end:]
-	ts := int64(^binary.BigEndian.Uint64(tr))
-	kind := Kind(tr[16])
-	p.TS, p.Seq, p.Kind = ts, ^binary.BigEndian.Uint64(tr[8:]), kind
-	if kind < KindSet || kind > KindDeleteRow || ts < 0 {
-		return ErrCorrupt
-	}
-	return nil
+	return p.setTrailer(k[end:])
 }
 
 // Unescape appends the raw bytes of the escaped component esc (with or
