@@ -61,7 +61,7 @@ func BenchmarkCopyIngest(b *testing.B) {
 		runtime.ReadMemStats(&ms0)
 		c0 := cpuTime()
 		b.StartTimer()
-		if n, err := copyIn(ctx, sess, fmt.Sprintf("COPY kv%d (tenant, id, grp, val, payload) FROM STDIN (FORMAT binary)", it), data); err != nil || n != benchCopyRows {
+		if n, err := copyIn(ctx, c.s, fmt.Sprintf("COPY kv%d (tenant, id, grp, val, payload) FROM STDIN (FORMAT binary)", it), data); err != nil || n != benchCopyRows {
 			b.Fatalf("COPY: %d rows, %v", n, err)
 		}
 		b.StopTimer()
@@ -150,21 +150,7 @@ func copyIn(ctx context.Context, sess pgwire.Session, sql string, data []byte) (
 // as sent; bad fields keep their SQLSTATEs and line numbers.
 func TestCopyBinaryIngest(t *testing.T) {
 	ctx := context.Background()
-	store, err := lsm.Open(t.TempDir(), lsm.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	eng, err := exec.Open(ctx, store, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := eng.NewSession(ctx, map[string]string{"user": "t", "database": "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
-	c := &sessionClient{s: sess}
+	c := newTestSession(t, openLSMEngine(t, lsm.Options{NoSync: true}))
 	const ddl = "CREATE TABLE %s (k TEXT, n INT, a.s TEXT, a.v VARCHAR(3), b.b BIGINT, b.h SMALLINT, PRIMARY KEY (k, n))"
 	const cols = "(k, n, s, v, b, h)"
 	type row struct {
@@ -226,7 +212,7 @@ func TestCopyBinaryIngest(t *testing.T) {
 	if _, err := c.Exec(ctx, fmt.Sprintf(ddl, "good")); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := copyIn(ctx, sess, "COPY good "+cols+" FROM STDIN (FORMAT binary)", encode(rows, nil)); err != nil || n != int64(len(rows)) {
+	if n, err := copyIn(ctx, c.s, "COPY good "+cols+" FROM STDIN (FORMAT binary)", encode(rows, nil)); err != nil || n != int64(len(rows)) {
 		t.Fatalf("COPY: %d rows, %v", n, err)
 	}
 	_, got, err := c.Query(ctx, "SELECT k, n, s, v, b, h FROM good ORDER BY k, n")
@@ -291,7 +277,7 @@ func TestCopyBinaryIngest(t *testing.T) {
 			}
 			return out
 		})
-		_, err := copyIn(ctx, sess, "COPY "+table+" "+cols+" FROM STDIN (FORMAT binary)", data)
+		_, err := copyIn(ctx, c.s, "COPY "+table+" "+cols+" FROM STDIN (FORMAT binary)", data)
 		var pe *pgerror.Error
 		if !errors.As(err, &pe) || pe.Code != c2.code || !strings.Contains(pe.Where, "line 2001") {
 			t.Errorf("%s: got %v (%+v), want %s at line 2001", c2.name, err, pe, c2.code)
@@ -342,21 +328,7 @@ func nullable[T any](p *T) string {
 // COPY (found as it arrives, after indexing every earlier key).
 func TestCopyIngestDuplicateLines(t *testing.T) {
 	ctx := context.Background()
-	store, err := lsm.Open(t.TempDir(), lsm.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	eng, err := exec.Open(ctx, store, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := eng.NewSession(ctx, map[string]string{"user": "t", "database": "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
-	c := &sessionClient{s: sess}
+	c := newTestSession(t, openLSMEngine(t, lsm.Options{NoSync: true}))
 	key := func(i int) string { return fmt.Sprintf("%060d", i) } // 30000 keys: about 2 MB
 	data := func(ids []int) []byte {
 		dst := append([]byte("PGCOPY\n\xff\r\n\x00"), 0, 0, 0, 0, 0, 0, 0, 0)
@@ -385,7 +357,7 @@ func TestCopyIngestDuplicateLines(t *testing.T) {
 		ids  []int
 		dup  int
 	}{{"in the table", inTable, 25000}, {"in the COPY", inCopy, 20000}} {
-		_, err := copyIn(ctx, sess, "COPY dl FROM STDIN (FORMAT binary)", data(c2.ids))
+		_, err := copyIn(ctx, c.s, "COPY dl FROM STDIN (FORMAT binary)", data(c2.ids))
 		var pe *pgerror.Error
 		if !errors.As(err, &pe) || pe.Code != "23505" || !strings.Contains(pe.Where, "line 25001") ||
 			!strings.Contains(pe.Detail, key(c2.dup)) {

@@ -179,21 +179,7 @@ func BenchmarkRangeScan100(b *testing.B) {
 // reads on one core and sees the block's own writes.
 func TestFullScanPrefetch(t *testing.T) {
 	ctx := context.Background()
-	store, err := lsm.Open(t.TempDir(), lsm.Options{MemtableSize: 64 << 10, NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	eng, err := exec.Open(ctx, store, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := eng.NewSession(ctx, map[string]string{"user": "test", "database": "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
-	c := &sessionClient{s: sess}
+	c := newTestSession(t, openLSMEngine(t, lsm.Options{MemtableSize: 64 << 10, NoSync: true}))
 	mustExec := func(sql string) {
 		t.Helper()
 		if _, err := c.Exec(ctx, sql); err != nil {

@@ -22,17 +22,24 @@ func openParallelTest(t *testing.T) (*exec.Engine, *sessionClient) {
 	t.Helper()
 	prev := runtime.GOMAXPROCS(4)
 	t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
-	ctx := context.Background()
-	store, err := lsm.Open(t.TempDir(), lsm.Options{MemtableSize: 256 << 10, NoSync: true})
+	eng := openLSMEngine(t, lsm.Options{MemtableSize: 256 << 10, NoSync: true})
+	return eng, newTestSession(t, eng)
+}
+
+// openLSMEngine returns an engine on a fresh kv/lsm store in a temporary
+// directory, closed when the test ends.
+func openLSMEngine(t *testing.T, opts lsm.Options) *exec.Engine {
+	t.Helper()
+	store, err := lsm.Open(t.TempDir(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	eng, err := exec.Open(ctx, store, nil)
+	eng, err := exec.Open(context.Background(), store, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return eng, newTestSession(t, eng)
+	return eng
 }
 
 func newTestSession(t *testing.T, eng *exec.Engine) *sessionClient {
