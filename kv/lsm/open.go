@@ -96,7 +96,6 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s.walSeg.Store(last + 1)
-	s.measureWAL(walMin, last)
 	s.wal, err = wal.Create(wal.Options{FS: s.fs, Dir: s.walDir(), NoSync: opts.NoSync, Preallocate: opts.WALPreallocate}, last+1)
 	if err != nil {
 		s.closeFiles()
@@ -173,6 +172,10 @@ func (s *Store) replay(walMin uint64) (uint64, error) {
 	}
 	var es []entry
 	lastValid, err := wal.Replay(s.fs, s.walDir(), walMin, func(seg uint64, rec []byte) error {
+		// The replayed segments' log bytes count towards MaxWALSize
+		// while their memtables pin them; a preallocated zero tail
+		// and a torn tail (cut below) are not log.
+		s.walSizes[seg] += wal.FrameSize(len(rec))
 		b, err := decodeBatch(rec)
 		if err != nil {
 			return fmt.Errorf("%s: %w", path.Join(s.walDir(), wal.SegmentName(seg)), err)
@@ -212,27 +215,6 @@ func (s *Store) replay(walMin uint64) (uint64, error) {
 		}
 	}
 	return last, nil
-}
-
-// measureWAL records the sizes of the replayed segments [walMin, last], so
-// the WAL their memtables pin counts towards MaxWALSize. A segment that
-// cannot be opened counts as empty: replay has just read it, so this only
-// misjudges when the next flush is due.
-func (s *Store) measureWAL(walMin, last uint64) {
-	segs, _ := wal.Segments(s.fs, s.walDir())
-	for _, seg := range segs {
-		if seg < walMin || seg > last {
-			continue
-		}
-		f, err := s.fs.Open(path.Join(s.walDir(), wal.SegmentName(seg)))
-		if err != nil {
-			continue
-		}
-		if n, err := f.Size(); err == nil {
-			s.walSizes[seg] = n
-		}
-		f.Close()
-	}
 }
 
 // removeOrphans deletes files no manifest lists (left by a crash between

@@ -2,6 +2,7 @@ package lsm
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -163,4 +164,63 @@ func TestFlushReturnsUnderWrites(t *testing.T) {
 	if n := len(scanKeys(t, tbl, false)); n < 2000 {
 		t.Fatalf("%d rows", n)
 	}
+}
+
+// TestReplayedWALCountsLogBytes: after a restart, the replayed segments
+// count towards MaxWALSize with their log bytes only, not with the zeros
+// preallocated after them (which would make the next flush come early).
+func TestReplayedWALCountsLogBytes(t *testing.T) {
+	fs := vfs.NewMem()
+	opts := testOptions(fs)
+	s, err := Open("db", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loadRows(t, createTable(t, s, "t"), "r", 300) // ~60 KB of log, under the 1 MiB memtable
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	logBytes := walFrameBytes(t, fs)
+	s, err = Open("db", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.mu.Lock()
+	pinned := s.walPinnedLocked()
+	s.mu.Unlock()
+	if pinned != logBytes {
+		t.Fatalf("replayed WAL pins %d bytes, its log is %d bytes", pinned, logBytes)
+	}
+}
+
+// walFrameBytes returns the bytes of the frames in the store's WAL
+// segments, walking their headers (4-byte checksum, 4-byte little-endian
+// length) up to the first zero length: the preallocated tail.
+func walFrameBytes(t *testing.T, fs vfs.FS) int64 {
+	t.Helper()
+	segs, err := wal.Segments(fs, "db/wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for _, seg := range segs {
+		f, err := fs.Open("db/wal/" + wal.SegmentName(seg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		size, _ := f.Size()
+		b := make([]byte, size)
+		f.ReadAt(b, 0)
+		f.Close()
+		for off := 0; off+8 <= len(b); {
+			l := int(binary.LittleEndian.Uint32(b[off+4:]))
+			if l == 0 {
+				break
+			}
+			off += 8 + l
+			n += int64(8 + l)
+		}
+	}
+	return n
 }

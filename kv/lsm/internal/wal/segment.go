@@ -70,6 +70,12 @@ func decodeFrame(b []byte) (rec []byte, n int, reason string) {
 	return b[headerSize:end], end, ""
 }
 
+// FrameSize returns the bytes a record of recLen bytes takes in a
+// segment: its frame header and the record. Replay delivers records
+// without their frames; a caller that measures a segment's log (not its
+// preallocated zero tail) sums this over the records it was given.
+func FrameSize(recLen int) int64 { return int64(headerSize + recLen) }
+
 // SegmentName returns the file name (not path) of segment seg.
 func SegmentName(seg uint64) string {
 	return fmt.Sprintf("wal-%016d.log", seg)
