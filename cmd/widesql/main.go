@@ -63,7 +63,8 @@ func main() {
 	storeKind := fs.String("store", "disk", "storage engine: disk (durable, under --data) or memory (nothing survives a restart)")
 	memtable := fs.Int64("memtable-size", 64<<20, "bytes a region's memtable holds before it is flushed to a sorted file")
 	budget := fs.Int64("memory-budget", 256<<20, "bytes all memtables may hold together; writers wait above it")
-	cache := fs.Int64("block-cache-size", 128<<20, "bytes of decompressed file blocks kept in memory")
+	defCache, defCacheHow := defaultBlockCache() // mem.go
+	cache := fs.Int64("block-cache-size", 0, fmt.Sprintf("bytes of decompressed file blocks kept in memory (default: %s; here %s = %d)", cacheDefaultIs, defCacheHow, defCache))
 	memLimit := fs.Int64("memory-limit", 0, "soft limit in bytes for the whole process's Go heap, which makes the GC work harder near it (default: memory-budget + block-cache-size + 256 MiB; $GOMEMLIMIT wins if set)")
 	gcPercent := fs.Int("gc-percent", defaultGCPercent, "heap growth in percent of the live heap before the Go GC runs (GOGC), up to --memory-limit; -1 leaves collection to the memory limit alone ($GOGC wins if set)")
 	noSync := fs.Bool("no-sync", false, "acknowledge writes before they are fsynced (faster; a crash may lose the last acknowledged writes, never half a statement)")
@@ -86,6 +87,10 @@ func main() {
 		os.Exit(2)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lvl}))
+	if *cache <= 0 {
+		*cache = defCache
+		log.Info("block cache", "bytes", *cache, "default", defCacheHow)
+	}
 	setMemoryLimit(*memLimit, *budget+*cache+256<<20)
 	setGCPercent(*gcPercent)
 	cfg := config{addr: *addr, data: *data, store: *storeKind, server: srv, opts: lsm.Options{

@@ -19,6 +19,10 @@ type Options struct {
 	// until a flush frees memory. Default 256 MiB.
 	MemoryBudget int64
 	// BlockCacheSize is the shared block cache capacity; default 128 MiB.
+	// The library keeps a fixed default so that a program embedding the
+	// engine, and tests opening many stores, get a footprint they can
+	// predict; the server sizes it from the machine's memory instead
+	// (cmd/widesql/mem.go: a quarter of it).
 	BlockCacheSize int64
 	// BlockSize is the target data block size of files; default 8 KiB.
 	// A point read that misses the block cache reads, checksums and

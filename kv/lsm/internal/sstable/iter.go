@@ -22,6 +22,8 @@ type Iter struct {
 	dataOff    uint64 // offset of the loaded data block
 	dataLoaded bool
 	err        error
+
+	ra readahead // sequential block loads read ahead (readahead.go)
 }
 
 var iterPool = sync.Pool{New: func() any { return new(Iter) }}
@@ -72,6 +74,7 @@ func (it *Iter) Close() error {
 	it.err = nil
 	// Drop references to blocks so pooled iterators pin no memory.
 	it.data.data, it.data.key, it.data.val = nil, nil, nil
+	it.ra = readahead{buf: it.ra.buf[:0]} // keep the buffer, forget the Reader
 	iterPool.Put(it)
 	return err
 }
@@ -213,7 +216,7 @@ func (it *Iter) load() bool {
 		return true
 	}
 	it.dataLoaded = false
-	block, err := it.r.readBlock(h, true)
+	block, err := it.ra.read(it.r, h) // readahead.go
 	if err != nil {
 		it.err = err
 		it.data.valid = false

@@ -173,6 +173,12 @@ func (r *Reader) readBlock(h blockHandle, useCache bool) ([]byte, error) {
 			return b, nil
 		}
 	}
+	return r.readMissed(h, useCache)
+}
+
+// readMissed is readBlock after a cache miss: it reads the block alone
+// and, with useCache, caches it.
+func (r *Reader) readMissed(h blockHandle, useCache bool) ([]byte, error) {
 	if !r.inBounds(h) {
 		return nil, r.corrupt(int64(h.Offset), "block handle out of range")
 	}
@@ -209,6 +215,13 @@ func (r *Reader) verify(buf []byte, h blockHandle) ([]byte, error) {
 	if err := r.readFull(buf, h.Offset); err != nil {
 		return nil, err
 	}
+	return r.check(buf, h)
+}
+
+// check verifies buf, the h.Length+trailerLen bytes of the block at h,
+// against its trailer and returns it uncompressed (buf itself when the
+// block is stored uncompressed).
+func (r *Reader) check(buf []byte, h blockHandle) ([]byte, error) {
 	stored, typ := buf[:h.Length:h.Length], buf[h.Length]
 	want := uint32(buf[h.Length+1]) | uint32(buf[h.Length+2])<<8 |
 		uint32(buf[h.Length+3])<<16 | uint32(buf[h.Length+4])<<24
