@@ -2,6 +2,8 @@ package lsm
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"slices"
 	"sort"
 
@@ -34,17 +36,98 @@ type internalIter interface {
 // children through two interfaces) were a visible share of a full scan.
 // A child's cached key stays valid until that child moves, and only the
 // top moves between sifts.
+//
+// With two children left (a range or scan over two families' files, or a
+// file and a memtable) the merge also tracks lcp, how many leading bytes
+// the top's key shares with the other's. A file child tells how many
+// bytes its next key shares with the one before (the block's prefix
+// compression); a key sharing more than lcp bytes with the top's previous
+// key is still below the other child's, with no comparison: a row's
+// cells in one family come one after the other without one. The same
+// numbers give shared, what the key after a Next shares with the key
+// before it, which the row reader uses as it does a lone file's.
 type mergingIter struct {
 	children []internalIter
 	h        []heapItem
 	err      error
 	mems     []memIter // the memtable children, when built by initIter
 	runs     []runIter // the file runs of a scan, when built by initIter
+
+	lcp    int // with len(h) == 2: bytes h[0].key shares with h[1].key; -1 unknown
+	shared int // after Next: bytes Key shares with the key before it (a lower bound); -1 unknown
 }
 
+// heapItem is a child with its cached key. sst or run is set when the
+// child is a file (sstIter) or a run of files: Next calls them directly,
+// and they tell how many bytes their next key shares with the last.
 type heapItem struct {
 	it  internalIter
 	key []byte
+	sst *sstable.Iter
+	run *runIter
+}
+
+func newHeapItem(c internalIter) heapItem {
+	h := heapItem{it: c, key: c.Key()}
+	switch c := c.(type) {
+	case sstIter:
+		h.sst = c.it
+	case *runIter:
+		h.run = c
+	}
+	return h
+}
+
+// next moves the child to its next entry and reports whether it is
+// positioned, and how many bytes its key shares with the one before (a
+// lower bound; -1 unknown).
+func (h *heapItem) next() (bool, int) {
+	switch {
+	case h.sst != nil:
+		if h.sst.Next() {
+			h.key = h.sst.Key()
+			return true, h.sst.SharedAfterNext()
+		}
+		return false, -1
+	case h.run != nil:
+		ok, s := h.run.nextShared()
+		if ok {
+			h.key = h.run.cur.Key()
+		}
+		return ok, s
+	}
+	h.it.Next()
+	if h.it.Valid() {
+		h.key = h.it.Key()
+		return true, -1
+	}
+	return false, -1
+}
+
+func (h *heapItem) value() []byte {
+	switch {
+	case h.sst != nil:
+		return h.sst.Value()
+	case h.run != nil:
+		return h.run.cur.Value()
+	}
+	return h.it.Value()
+}
+
+// commonPrefix returns how many leading bytes a and b share.
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+8 <= n {
+		if x := binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[i:]); x != 0 {
+			return i + bits.TrailingZeros64(x)>>3
+		}
+		i += 8
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
 }
 
 var _ internalIter = (*mergingIter)(nil)
@@ -55,9 +138,10 @@ func newMergingIter(children []internalIter) *mergingIter {
 
 func (m *mergingIter) init() {
 	m.h = m.h[:0]
+	m.lcp, m.shared = -1, -1
 	for _, c := range m.children {
 		if c.Valid() {
-			m.h = append(m.h, heapItem{it: c, key: c.Key()})
+			m.h = append(m.h, newHeapItem(c))
 		} else if err := c.Err(); err != nil && m.err == nil {
 			m.err = err
 		}
@@ -108,6 +192,7 @@ func (m *mergingIter) First() {
 // a child out of the heap is exhausted; its SeekGE(k) would find what it
 // stands on, or nothing.
 func (m *mergingIter) seekForward(k []byte) {
+	m.lcp, m.shared = -1, -1
 	for i := 0; i < len(m.h); {
 		h := &m.h[i]
 		if bytes.Compare(h.key, k) >= 0 {
@@ -136,6 +221,7 @@ func (m *mergingIter) seekForward(k []byte) {
 // SeekLT positions at the largest key below k over all children.
 func (m *mergingIter) SeekLT(k []byte) {
 	m.h = m.h[:0]
+	m.lcp, m.shared = -1, -1
 	var best internalIter
 	var bestKey []byte
 	for _, c := range m.children {
@@ -149,7 +235,7 @@ func (m *mergingIter) SeekLT(k []byte) {
 		}
 	}
 	if best != nil {
-		m.h = append(m.h, heapItem{it: best, key: bestKey})
+		m.h = append(m.h, newHeapItem(best))
 	}
 }
 
@@ -158,18 +244,33 @@ func (m *mergingIter) Next() {
 		return
 	}
 	top := &m.h[0]
-	top.it.Next()
-	if top.it.Valid() {
-		top.key = top.it.Key()
+	ok, s := top.next()
+	if ok {
 		switch len(m.h) {
 		case 1:
+			m.shared = s
 		case 2:
 			// The common case of a scan over two files (two families,
-			// or one file and a memtable): one comparison.
-			if bytes.Compare(m.h[1].key, top.key) < 0 {
-				m.h[0], m.h[1] = m.h[1], m.h[0]
+			// or one file and a memtable). A key sharing more than lcp
+			// bytes with the top's last key differs from the other's
+			// where that one did, the same way: it is still below.
+			if m.lcp >= 0 && s > m.lcp {
+				m.shared = s
+				return
 			}
+			k, b := top.key, m.h[1].key
+			l := commonPrefix(k, b)
+			if l < len(k) && (l == len(b) || b[l] < k[l]) {
+				// The other's key is next; it shares lcp bytes with
+				// the key last returned (-1: unknown).
+				m.shared = m.lcp
+				m.h[0], m.h[1] = m.h[1], m.h[0]
+			} else {
+				m.shared = s
+			}
+			m.lcp = l
 		default:
+			m.shared = -1
 			m.down(0)
 		}
 		return
@@ -177,6 +278,13 @@ func (m *mergingIter) Next() {
 	if err := top.it.Err(); err != nil && m.err == nil {
 		m.err = err
 	}
+	// The next key is the other child's when one is left: it shares
+	// lcp bytes with the key last returned.
+	m.shared = -1
+	if len(m.h) == 2 {
+		m.shared = m.lcp
+	}
+	m.lcp = -1
 	n := len(m.h) - 1
 	m.h[0] = m.h[n]
 	m.h[n] = heapItem{}
@@ -199,6 +307,7 @@ func (m *mergingIter) single() internalIter {
 
 // resync updates m after the child returned by single moved.
 func (m *mergingIter) resync() {
+	m.lcp, m.shared = -1, -1
 	c := m.h[0].it
 	if c.Valid() {
 		m.h[0].key = c.Key()
@@ -213,7 +322,7 @@ func (m *mergingIter) resync() {
 
 func (m *mergingIter) Valid() bool   { return m.err == nil && len(m.h) > 0 }
 func (m *mergingIter) Key() []byte   { return m.h[0].key }
-func (m *mergingIter) Value() []byte { return m.h[0].it.Value() }
+func (m *mergingIter) Value() []byte { return m.h[0].value() }
 func (m *mergingIter) Err() error    { return m.err }
 
 func (m *mergingIter) Close() error {
@@ -340,6 +449,22 @@ func (r *runIter) Next() {
 	if !r.settle() {
 		r.forwardFrom(r.i + 1)
 	}
+}
+
+// nextShared is Next, reporting whether the run is positioned and how
+// many bytes its key shares with the one before (0 in another file, -1
+// when not positioned).
+func (r *runIter) nextShared() (bool, int) {
+	if !r.Valid() {
+		return false, -1
+	}
+	if r.cur.Next() {
+		return true, r.cur.SharedAfterNext()
+	}
+	if !r.settle() {
+		r.forwardFrom(r.i + 1)
+	}
+	return r.Valid(), 0
 }
 
 func (r *runIter) Valid() bool   { return r.err == nil && r.cur != nil && r.cur.Valid() }

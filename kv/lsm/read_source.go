@@ -13,15 +13,27 @@ import "github.com/widesql/widesql/kv/lsm/internal/sstable"
 // (from the block's prefix compression): a key sharing the row prefix is
 // in the row, one sharing the family too is in the family, without a
 // comparison or a scan of the family.
+//
+// A merge of several inputs is called directly too (mergingIter's
+// methods, not the interface's), and reports the shared length it
+// tracks (iter.go).
 type cellSource struct {
 	it      internalIter  // always set: seeks and errors go through it
 	sst     *sstable.Iter // non-nil: it is sstIter{sst}
-	stepped bool          // the last move was sst.Next from a key of the row
+	m       *mergingIter  // non-nil: it is m
+	run     *runIter      // non-nil: it is run
+	runSh   int           // with run: what run.nextShared last reported
+	stepped bool          // the last move was Next (sst's or m's) from a key of the row
 }
 
 func sourceOf(it internalIter) cellSource {
-	if c, ok := it.(sstIter); ok {
+	switch c := it.(type) {
+	case sstIter:
 		return cellSource{it: it, sst: c.it}
+	case *mergingIter:
+		return cellSource{it: it, m: c}
+	case *runIter:
+		return cellSource{it: it, run: c}
 	}
 	return cellSource{it: it}
 }
@@ -30,12 +42,24 @@ func (s *cellSource) valid() bool {
 	if s.sst != nil {
 		return s.sst.Valid()
 	}
+	if s.m != nil {
+		return s.m.err == nil && len(s.m.h) > 0
+	}
+	if s.run != nil {
+		return s.run.Valid()
+	}
 	return s.it.Valid()
 }
 
 func (s *cellSource) key() []byte {
 	if s.sst != nil {
 		return s.sst.Key()
+	}
+	if s.m != nil {
+		return s.m.h[0].key
+	}
+	if s.run != nil {
+		return s.run.cur.Key()
 	}
 	return s.it.Key()
 }
@@ -44,24 +68,43 @@ func (s *cellSource) value() []byte {
 	if s.sst != nil {
 		return s.sst.Value()
 	}
+	if s.m != nil {
+		return s.m.h[0].value()
+	}
+	if s.run != nil {
+		return s.run.cur.Value()
+	}
 	return s.it.Value()
 }
 
 // shared returns how many leading bytes the current key is known to
 // share with the one before it, a key of the row, or -1.
 func (s *cellSource) shared() int {
-	if s.stepped {
+	if !s.stepped {
+		return -1
+	}
+	if s.sst != nil {
 		return s.sst.SharedAfterNext()
 	}
-	return -1
+	if s.m != nil {
+		return s.m.shared
+	}
+	return s.runSh
 }
 
 // next moves to the next entry; the current one must be of the row.
 func (s *cellSource) next() {
-	if s.sst != nil {
+	switch {
+	case s.sst != nil:
 		s.sst.Next()
 		s.stepped = true
-	} else {
+	case s.m != nil:
+		s.m.Next()
+		s.stepped = true
+	case s.run != nil:
+		_, s.runSh = s.run.nextShared()
+		s.stepped = true
+	default:
 		s.it.Next()
 	}
 }

@@ -20,11 +20,29 @@ import (
 // versions, DeleteCells, DeleteFamily and DeleteRow tombstones. One store
 // keeps everything in its memtable, the other flushes it into one file per
 // family; every read shape returns the same rows from both.
+//
+// The variants over two families read merges of two inputs, which skip
+// comparisons by the shared-prefix lengths of their inputs (mergingIter's
+// lcp, iter.go): "runs" flushes the rows in two phases of disjoint rowkeys
+// (each family's two files form one run), "runs+mem" leaves a third
+// phase of mutations of any row in the memtable.
 func TestFileScanDifferential(t *testing.T) {
+	three := []kv.Family{{Name: "d", MaxVersions: 2}, {Name: "dd", MaxVersions: 1}, {Name: "e", MaxVersions: 3}}
+	two := []kv.Family{{Name: "d", MaxVersions: 2}, {Name: "dd", MaxVersions: 1}}
+	t.Run("one flush", func(t *testing.T) { fileScanDifferential(t, three, 1, false) })
+	t.Run("runs", func(t *testing.T) { fileScanDifferential(t, two, 2, false) })
+	t.Run("runs+mem", func(t *testing.T) { fileScanDifferential(t, two, 2, true) })
+}
+
+// fileScanDifferential applies random mutations to a store that keeps
+// them in its memtable and to one that flushes them (in phases flushes
+// phases of disjoint rows, then with mem a last phase of any row left in
+// the memtable), and compares random reads of both.
+func fileScanDifferential(t *testing.T, fams []kv.Family, phases int, mem bool) {
 	ctx := context.Background()
 	rows := [][]byte{[]byte("a"), {'a', 0}, {'a', 0, 'b'}, []byte("ab"), {'a', 0, 0}, []byte("b")}
 	quals := [][]byte{nil, {0}, []byte("q"), {'q', 0}, []byte("qq")}
-	fams := []kv.Family{{Name: "d", MaxVersions: 2}, {Name: "dd", MaxVersions: 1}, {Name: "e", MaxVersions: 3}}
+	sorted := slices.SortedFunc(slices.Values(rows), bytes.Compare)
 	open := func() (*Store, kv.Table) {
 		s, err := Open(t.TempDir(), Options{NoSync: true})
 		if err != nil {
@@ -42,9 +60,24 @@ func TestFileScanDifferential(t *testing.T) {
 	}
 	_, memT := open()
 	file, fileT := open()
-	rng := rand.New(rand.NewPCG(7, 8))
-	for step := range 600 {
+	rng := rand.New(rand.NewPCG(7, uint64(8+phases)))
+	const steps = 600
+	flushAt := map[int]bool{}
+	for i := 1; i <= phases; i++ {
+		flushAt[i*steps/phases-1] = true
+	}
+	if mem {
+		delete(flushAt, steps-1)
+		flushAt[steps*3/4-1] = true
+	}
+	for step := range steps {
 		key := rows[rng.IntN(len(rows))]
+		if !(mem && step >= steps*3/4) {
+			// Phase i writes the i-th slice of the sorted rowkeys.
+			phase := step * phases / steps
+			lo, hi := phase*len(sorted)/phases, (phase+1)*len(sorted)/phases
+			key = sorted[lo+rng.IntN(hi-lo)]
+		}
 		fam := fams[rng.IntN(len(fams))].Name
 		q := quals[rng.IntN(len(quals))]
 		ts := kv.Timestamp(1000 * (1 + rng.IntN(8)))
@@ -64,11 +97,15 @@ func TestFileScanDifferential(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-	}
-	// One flush: one file per family, which keeps the tombstones (a
-	// DeleteRow in every family's file, before the row's cells).
-	if err := file.Flush(ctx); err != nil {
-		t.Fatal(err)
+		// A flush at each phase's end: one file per family, which
+		// keeps the tombstones (a DeleteRow in every family's file,
+		// before the row's cells). With mem, the last quarter stays in
+		// the memtable.
+		if flushAt[step] {
+			if err := file.Flush(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	read := func(tbl kv.Table, rs kv.RowSet, o kv.ReadOptions) ([]string, kv.ReadStats) {
 		it := tbl.Read(ctx, rs, o)

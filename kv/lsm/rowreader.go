@@ -57,7 +57,7 @@ func (r *rowReader) collect(it internalIter, prefix, arena []byte, keyLen int, c
 			return ok, err
 		}
 	}
-	return r.collectOf(cellSource{it: it}, prefix, arena, keyLen, cells)
+	return r.collectOf(sourceOf(it), prefix, arena, keyLen, cells)
 }
 
 // skipVersionsAfter is how many entries of a finished column (one that
@@ -94,16 +94,25 @@ func (r *rowReader) collectOf(src cellSource, prefix, arena []byte, keyLen int, 
 			break
 		}
 		r.stats.CellsRead++
-		famLen := 0 // unknown
-		if sh >= len(prefix)+len(p.Family) {
-			famLen = len(p.Family) // the previous key's, parsed
+		// How much of the previous key's parts (p, parsed) this key
+		// shares: the family, or the family and qualifier too, are
+		// neither scanned nor compared again (visibility.stepIn).
+		same, perr := 0, error(nil)
+		if fl := len(prefix) + len(p.Family); p.Qualifier != nil && sh >= fl {
+			if sh >= fl+len(p.Qualifier) {
+				same, perr = sameCol, p.SetInColumn(k)
+			} else {
+				same, perr = sameFam, p.SetInRowFam(k, len(prefix), len(p.Family))
+			}
+		} else {
+			perr = p.SetInRow(k, len(prefix))
 		}
-		if perr := p.SetInRowFam(k, len(prefix), famLen); perr != nil {
+		if perr != nil {
 			err = fmt.Errorf("lsm: bad internal key %q: %w", k, errCorrupt)
 			break
 		}
 		val := src.value()
-		verdict, verr := r.vis.step(&p, val)
+		verdict, verr := r.vis.stepIn(&p, val, same)
 		if verr != nil {
 			err = fmt.Errorf("lsm: bad tombstone at %q: %w", k, errCorrupt)
 			break

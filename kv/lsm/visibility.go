@@ -48,7 +48,15 @@ type visibility struct {
 	colGen uint64 // counts columns: bumped at each row, family and column change (never 0 once a column is seen)
 	lastTS int64  // ts of the last visible version of the column; -1 none
 	liveN  int    // visible versions of the column so far
+	known  int    // what the state holds of the last entry: sameFam (famBuf is its family), sameCol (colBuf its qualifier too), or 0
 }
+
+// How much of its key an entry is known to share with the one before it
+// in the row (stepIn): nothing, the family, or the family and qualifier.
+const (
+	sameFam = 1
+	sameCol = 2
+)
 
 type delRange struct {
 	start, end int64 // end 0 = unbounded
@@ -76,6 +84,7 @@ func (v *visibility) resetRow() {
 	v.colBuf = v.colBuf[:0]
 	v.colDel = v.colDel[:0]
 	v.lastTS, v.liveN = -1, 0
+	v.known = 0
 }
 
 func (v *visibility) findFamily(esc []byte) *famInfo {
@@ -90,7 +99,18 @@ func (v *visibility) findFamily(esc []byte) *famInfo {
 // step classifies the entry p with value val. p must belong to the row of
 // the previous calls since resetRow.
 func (v *visibility) step(p *ikey.Parsed, val []byte) (verdict, error) {
+	return v.stepIn(p, val, 0)
+}
+
+// stepIn is step for an entry whose family (same >= sameFam), or family
+// and qualifier (same >= sameCol), are those of the entry before it in
+// the row: the comparisons with the state are skipped where the state
+// holds that entry's (v.known). The caller knows it from the block's
+// prefix compression (collectOf).
+func (v *visibility) stepIn(p *ikey.Parsed, val []byte, same int) (verdict, error) {
+	same = min(same, v.known)
 	if p.Kind == ikey.KindDeleteRow {
+		v.known = 0 // it leaves famBuf and colBuf as they were
 		if p.Seq > v.snap {
 			return newer, nil
 		}
@@ -98,7 +118,7 @@ func (v *visibility) step(p *ikey.Parsed, val []byte) (verdict, error) {
 		v.famDel = max(v.famDel, p.Seq)
 		return tombstone, nil
 	}
-	if !bytes.Equal(p.Family, v.famBuf) {
+	if same < sameFam && !bytes.Equal(p.Family, v.famBuf) {
 		v.famBuf = append(v.famBuf[:0], p.Family...)
 		v.fam = v.findFamily(p.Family)
 		v.famDel = v.rowDel
@@ -107,17 +127,19 @@ func (v *visibility) step(p *ikey.Parsed, val []byte) (verdict, error) {
 		v.colDel, v.lastTS, v.liveN = v.colDel[:0], -1, 0
 	}
 	if p.Kind == ikey.KindDeleteFamily {
+		v.known = sameFam // colBuf is not its qualifier
 		if p.Seq > v.snap {
 			return newer, nil
 		}
 		v.famDel = max(v.famDel, p.Seq)
 		return tombstone, nil
 	}
-	if !bytes.Equal(p.Qualifier, v.colBuf) {
+	if same < sameCol && !bytes.Equal(p.Qualifier, v.colBuf) {
 		v.colBuf = append(v.colBuf[:0], p.Qualifier...)
 		v.colGen++
 		v.colDel, v.lastTS, v.liveN = v.colDel[:0], -1, 0
 	}
+	v.known = sameCol
 	if p.Seq > v.snap {
 		return newer, nil
 	}

@@ -217,6 +217,21 @@ func (p *Parsed) SetInRowFam(k []byte, rowLen, famLen int) error {
 	return p.setTrailer(k[end:])
 }
 
+// SetInColumn is SetInRow for a key known to share its row, family and
+// qualifier components with the key p was last set from (a scan's key
+// sharing at least that many bytes with the key before it: components are
+// self-delimiting). It re-slices them from k and parses the trailer only.
+// A k of another length than those components and a trailer is malformed.
+func (p *Parsed) SetInColumn(k []byte) error {
+	r, f := len(p.Row), len(p.Row)+len(p.Family)
+	n := f + len(p.Qualifier)
+	if r < 2 || len(p.Family) < 2 || len(p.Qualifier) < 2 || len(k) != n+TrailerLen {
+		return ErrCorrupt
+	}
+	p.Row, p.Family, p.Qualifier = k[:r:r], k[r:f:f], k[f:n:n]
+	return p.setTrailer(k[n:])
+}
+
 // Unescape appends the raw bytes of the escaped component esc (with or
 // without its terminator) to dst. It grows dst once and copies byte by
 // byte: encoded integer keys are full of escaped zeros, and a copy per
