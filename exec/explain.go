@@ -52,6 +52,9 @@ func (x *executor) explain(ctx context.Context, p *planner.Explain) ([]string, e
 			if kvst := x.stats[scanStatsKey{s2}]; kvst != nil {
 				s += fmt.Sprintf(" rows_read=%d cells_read=%d", kvst.rowsRead, kvst.cellsRead)
 			}
+			if par := x.stats[parallelStatsKey{s2}]; par != nil && par.workers > 0 {
+				s += fmt.Sprintf(" workers=%d pieces=%d", par.workers, par.pieces)
+			}
 		}
 		if lj, ok := n.(*planner.LookupJoin); ok {
 			if kvst := x.stats[scanStatsKey{lj.Right}]; kvst != nil {

@@ -35,6 +35,9 @@ type nodeStats struct {
 	elapsed   time.Duration
 	spill     spill.Stats // what the node wrote to disk, if it spilled
 	peakMem   int64       // the most memory the node held, if it budgets
+	// workers and pieces: a parallel scan's workers started and the key
+	// ranges they shared (PostgreSQL's "Workers Launched").
+	workers, pieces int64
 }
 
 // spiller is implemented by the operators that hold rows under a memory

@@ -37,9 +37,12 @@ type parallelScanOp struct {
 	env   *evalEnv
 	its   []kv.RowIterator // one per piece, in key order
 	nwork int
-	lazy  bool  // the pieces read the filter's families first (scanOp.lazy)
-	limit int64 // work_mem: bytes of rows buffered ahead of the consumer
-	stats *nodeStats
+	lazy  bool // the pieces read the filter's families first (scanOp.lazy)
+	// fromStore reports that the store cut the pieces (kv.Splitter).
+	fromStore bool
+	limit     int64 // work_mem: bytes of rows buffered ahead of the consumer
+	stats     *nodeStats
+	par       *nodeStats // see parallelStatsKey; nil outside EXPLAIN ANALYZE
 	// scanRows, when set, receives the count of rows that passed the
 	// filter in partial-aggregation mode (EXPLAIN ANALYZE of the scan).
 	scanRows *int64
@@ -89,26 +92,34 @@ func (x *executor) parallelScan(p *planner.Scan, t kv.Table) *parallelScanOp {
 		return nil
 	}
 	mr := t.(kv.MultiReader)
-	first, last, ok := tableBounds(t, p.Table)
-	if !ok {
-		return nil
+	opts := kv.ReadOptions{Families: p.Families, Columns: su.cols}
+	lazy := su.essential != nil && !noLazyFamilies(x.env)
+	weigh := p.Families // the families read for every row
+	if lazy {
+		opts.Essential = su.essential
+		weigh = su.essential
 	}
 	n := runtime.GOMAXPROCS(0)
-	keys := splitKeys(first, last, n*piecesPerWorker)
+	base, _ := x.eng.cat.kvTable(p.Table) // parallelEligible found it
+	keys, fromStore := pieceKeys(base, t, p.Table, weigh, n*piecesPerWorker)
 	if len(keys) == 0 {
 		return nil
 	}
 	sets := pieceSets(keys)
-	opts := kv.ReadOptions{Families: p.Families, Columns: su.cols}
-	lazy := su.essential != nil && !noLazyFamilies(x.env)
-	if lazy {
-		opts.Essential = su.essential
-	}
-	o := &parallelScanOp{p: p, su: su, env: x.env, nwork: n, lazy: lazy, its: mr.ReadMulti(context.Background(), sets, opts)}
+	o := &parallelScanOp{p: p, su: su, env: x.env, nwork: n, lazy: lazy, fromStore: fromStore,
+		its: mr.ReadMulti(context.Background(), sets, opts)}
 	kb, _ := parseUnits(x.env.sess.values["work_mem"], "kB", memUnits)
 	o.limit = max(kb<<10, 64<<10)
+	if x.stats != nil {
+		o.par = &nodeStats{}
+		x.stats[parallelStatsKey{p}] = o.par
+	}
 	return o
 }
+
+// parallelStatsKey keys a parallel scan's worker and piece counts
+// (nodeStats.workers, pieces) in executor.stats, for EXPLAIN ANALYZE.
+type parallelStatsKey struct{ *planner.Scan }
 
 // parallelEligible reports whether p may run as a parallel scan: a full
 // scan in key order without a row limit, AS OF time or key-bucket merge,
@@ -145,10 +156,18 @@ func (x *executor) parallelEligible(p *planner.Scan, su *scanSetup, t kv.Table) 
 // scan starts, with its worker count and whether workers aggregate.
 var testHookParallelStart func(workers int, partialAgg bool)
 
+// testHookParallelDone, when set by a test, is called as a started
+// parallel scan closes, with whether the store cut its pieces and the
+// rows each piece read.
+var testHookParallelDone func(fromStore bool, pieceRows []int64)
+
 func (o *parallelScanOp) start(ctx context.Context) {
 	o.started = true
 	if testHookParallelStart != nil {
 		testHookParallelStart(o.nwork, o.agg != nil)
+	}
+	if o.par != nil {
+		o.par.workers, o.par.pieces = int64(o.nwork), int64(len(o.its))
 	}
 	o.env.zone() // warm the session's zone cache: workers only read it
 	sh := &parShared{pieces: make([]pieceOut, len(o.its)), working: o.nwork}
@@ -415,11 +434,21 @@ func (o *parallelScanOp) Close() {
 		return
 	}
 	var st kv.ReadStats
+	var pieceRows []int64
+	if testHookParallelDone != nil {
+		pieceRows = make([]int64, 0, len(o.its))
+	}
 	for _, it := range o.its {
 		s := it.Stats()
 		st.RowsRead += s.RowsRead
 		st.CellsRead += s.CellsRead
 		it.Close()
+		if pieceRows != nil {
+			pieceRows = append(pieceRows, s.RowsRead)
+		}
+	}
+	if pieceRows != nil && o.started {
+		testHookParallelDone(o.fromStore, pieceRows)
 	}
 	o.its = nil
 	if o.stats != nil {

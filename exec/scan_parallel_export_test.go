@@ -1,6 +1,9 @@
 package exec
 
-import "sync/atomic"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // ParallelStarts counts the parallel scans started and those of them
 // that aggregated partially, for the tests in package exec_test. Tests
@@ -31,5 +34,27 @@ func init() {
 		}
 		LazyScans.Add(1)
 		return false
+	}
+}
+
+// LastParallelPieces returns, for the last parallel scan closed, whether
+// the store cut its pieces (kv.Splitter) and the rows each piece read.
+func LastParallelPieces() (fromStore bool, pieceRows []int64) {
+	lastPieces.Lock()
+	defer lastPieces.Unlock()
+	return lastPieces.fromStore, lastPieces.rows
+}
+
+var lastPieces struct {
+	sync.Mutex
+	fromStore bool
+	rows      []int64
+}
+
+func init() {
+	testHookParallelDone = func(fromStore bool, pieceRows []int64) {
+		lastPieces.Lock()
+		lastPieces.fromStore, lastPieces.rows = fromStore, pieceRows
+		lastPieces.Unlock()
 	}
 }

@@ -10,16 +10,46 @@ import (
 	"github.com/widesql/widesql/planner"
 )
 
-// A parallel scan's pieces are key ranges cut between the table's first
-// and last rowkeys by interpolating the bytes after their common prefix,
-// as if keys were spread evenly: with several pieces per worker, handed
-// out in key order, a skewed key space still keeps every worker busy.
-// A store that knows its data distribution (kv/lsm's file boundaries,
-// Bigtable's SampleRowKeys) could supply better split keys through an
-// optional kv capability; none exists yet.
+// A parallel scan's pieces are key ranges of about equal size. A store
+// that knows where its data lies cuts them (kv.Splitter: kv/lsm from its
+// files' index blocks, Bigtable from SampleRowKeys), balancing the bytes
+// of the families the scan reads for every row. Otherwise they are cut
+// between the table's first and last rowkeys by interpolating the bytes
+// after their common prefix, as if keys were spread evenly. Either way
+// there are several pieces per worker, handed out in key order, so a
+// slower piece (skewed keys, a cold block cache) does not leave a core
+// idle at the end of the scan.
 
-// piecesPerWorker is how many pieces a parallel scan cuts per worker.
-const piecesPerWorker = 4
+// piecesPerWorker is how many pieces a parallel scan cuts per worker:
+// the last piece to finish leaves the other workers idle for up to its
+// length, so pieces are short; each costs an iterator and a seek.
+const piecesPerWorker = 8
+
+// minPieceBytes is the least data a piece cut by the store holds: a
+// smaller table is cut into fewer pieces, or read serially (see
+// pieceKeys).
+const minPieceBytes = 64 << 10
+
+// pieceKeys returns the split keys of a parallel scan of t (whose live
+// table is base) in n pieces, or none for a serial read; fromStore
+// reports that the store cut them. The store's keys need no read; the
+// fallback probes the table's first rows and its last (tableBounds).
+func pieceKeys(base, t kv.Table, desc *planner.TableDesc, families []string, n int) (keys [][]byte, fromStore bool) {
+	if sp, ok := base.(kv.Splitter); ok {
+		keys, err := sp.SplitKeys(context.Background(), kv.KeyRange{}, n,
+			kv.SplitOptions{Families: families, MinPieceBytes: minPieceBytes})
+		if err == nil && len(keys) > 0 {
+			return keys, true
+		}
+		// No keys: too little data in files for two pieces, or most of
+		// it in memtables. The probe decides by rows.
+	}
+	first, last, ok := tableBounds(t, desc)
+	if !ok {
+		return nil, false
+	}
+	return splitKeys(first, last, n), false
+}
 
 // minParallelRows is the fewest rows a table needs for a parallel scan:
 // below it, starting workers costs more than they save (PostgreSQL's
