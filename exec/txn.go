@@ -94,6 +94,11 @@ type autocommitHandle struct {
 	desc *planner.TableDesc
 	live kv.Table
 	t    kv.Table
+	// tree is the closed operator tree of treePlan that the session's
+	// last UPDATE or DELETE by key on the table left for its next
+	// execution (prepared_write.go); nil while one runs it.
+	tree     operator
+	treePlan planner.Plan
 }
 
 // beginBlock opens a transaction block.

@@ -18,7 +18,15 @@ func (x *executor) update(ctx context.Context, p *planner.Update) (int64, []Row,
 	if err != nil {
 		return 0, nil, err
 	}
-	op, err := x.build(p.Scan)
+	// The version of the read below, taken before it starts: kv may then
+	// skip re-reading a row to check RequirePresent when nothing wrote it
+	// since (kv.RowMutation.ReadSeq). 0 (no hint) inside a transaction,
+	// whose overlay is no kv.ReadVersioner.
+	var readSeq uint64
+	if rv, ok := kvt.(kv.ReadVersioner); ok {
+		readSeq = rv.ReadVersion()
+	}
+	op, err := x.writeScan(p.Scan) // prepared_write.go
 	if err != nil {
 		return 0, nil, err
 	}
@@ -39,7 +47,7 @@ func (x *executor) update(ctx context.Context, p *planner.Update) (int64, []Row,
 	oldKeys := map[string]bool{}
 	var n int64
 	var out []Row
-	err = eachRow(ctx, op, t, func(row Row, oldKey []byte) error {
+	err = eachRowKeyed(ctx, op, w, func(row Row, oldKey []byte) error {
 		updated := append(Row(nil), row...)
 		var err error
 		for _, s := range p.Set {
@@ -56,7 +64,7 @@ func (x *executor) update(ctx context.Context, p *planner.Update) (int64, []Row,
 			if err != nil {
 				return err
 			}
-			batch = append(batch, kv.RowMutation{Key: oldKey, Mutations: muts, Require: kv.RequirePresent})
+			batch = append(batch, kv.RowMutation{Key: oldKey, Mutations: muts, Require: kv.RequirePresent, ReadSeq: readSeq})
 			return nil
 		}
 		newKey, err := w.key(updated)
@@ -77,6 +85,7 @@ func (x *executor) update(ctx context.Context, p *planner.Update) (int64, []Row,
 	if err != nil {
 		return 0, nil, err
 	}
+	x.keepWriteScan(p.Scan, op) // eachRow closed it
 	if len(moved) > 0 {
 		if err := x.checkMoves(ctx, t, kvt, moved, movedRows, oldKeys); err != nil {
 			return 0, nil, err
@@ -130,7 +139,7 @@ func (x *executor) delete(ctx context.Context, p *planner.Delete) (int64, []Row,
 	if err != nil {
 		return 0, nil, err
 	}
-	op, err := x.build(p.Scan)
+	op, err := x.writeScan(p.Scan) // prepared_write.go
 	if err != nil {
 		return 0, nil, err
 	}
@@ -146,6 +155,7 @@ func (x *executor) delete(ctx context.Context, p *planner.Delete) (int64, []Row,
 	if err != nil {
 		return 0, nil, err
 	}
+	x.keepWriteScan(p.Scan, op) // eachRow closed it
 	if len(batch) == 0 {
 		return 0, nil, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/widesql/widesql/kv"
@@ -24,21 +25,21 @@ func (x *executor) write(ctx context.Context, p planner.Plan) (string, []Row, er
 			return "", nil, err
 		}
 		out, err := x.returning(p.Returning, rows)
-		return fmt.Sprintf("INSERT 0 %d", n), out, err
+		return countTag("INSERT 0 ", n), out, err
 	case *planner.Update:
 		n, rows, err := x.update(ctx, p)
 		if err != nil {
 			return "", nil, err
 		}
 		out, err := x.returning(p.Returning, rows)
-		return fmt.Sprintf("UPDATE %d", n), out, err
+		return countTag("UPDATE ", n), out, err
 	case *planner.Delete:
 		n, rows, err := x.delete(ctx, p)
 		if err != nil {
 			return "", nil, err
 		}
 		out, err := x.returning(p.Returning, rows)
-		return fmt.Sprintf("DELETE %d", n), out, err
+		return countTag("DELETE ", n), out, err
 	case *planner.CreateTable:
 		created, err := x.eng.cat.create(ctx, p.Desc, p.IfNotExists)
 		if err == nil && !created {
@@ -76,6 +77,24 @@ func (x *executor) write(ctx context.Context, p planner.Plan) (string, []Row, er
 		return x.indexDDL(ctx, p)
 	}
 	return "", nil, pgerror.New(pgerror.CodeInternalError, "cannot execute %T", p)
+}
+
+// countTag returns a command tag: verb and the row count. The counts of a
+// write by key, 0 and 1, need no allocation.
+func countTag(verb string, n int64) string {
+	switch {
+	case n == 1 && verb == "UPDATE ":
+		return "UPDATE 1"
+	case n == 1 && verb == "INSERT 0 ":
+		return "INSERT 0 1"
+	case n == 1 && verb == "DELETE ":
+		return "DELETE 1"
+	case n == 0 && verb == "UPDATE ":
+		return "UPDATE 0"
+	case n == 0 && verb == "DELETE ":
+		return "DELETE 0"
+	}
+	return verb + strconv.FormatInt(n, 10)
 }
 
 // returning evaluates a RETURNING list over the written rows; nil without
@@ -266,8 +285,13 @@ func (x *executor) readRows(ctx context.Context, t *planner.TableDesc, kvt kv.Ta
 
 // eachRow drains op, calling fn with each row and its rowkey, and closes op.
 func eachRow(ctx context.Context, op operator, t *planner.TableDesc, fn func(row Row, key []byte) error) error {
+	return eachRowKeyed(ctx, op, &rowWriter{t: t}, fn)
+}
+
+// eachRowKeyed is eachRow with the rowkeys carved from w's slab: a writer
+// that also builds the rows' mutations (UPDATE) shares one slab with them.
+func eachRowKeyed(ctx context.Context, op operator, w *rowWriter, fn func(row Row, key []byte) error) error {
 	defer op.Close()
-	w := &rowWriter{t: t}
 	for {
 		row, err := op.Next(ctx)
 		if err == io.EOF {

@@ -123,6 +123,25 @@ type RowMutation struct {
 	// NoPrecondition (else ErrInvalidArgument) and an existing family
 	// (else ErrFamilyNotFound).
 	RequireColumn *Column
+	// ReadSeq, when non-zero, is a read version (ReadVersioner) taken
+	// before a read that found this row present. It is a hint for a
+	// read-modify-write such as an SQL UPDATE by key: with RequirePresent
+	// (and no RequireColumn), an engine that can tell that no write
+	// reached the row after that version may skip re-reading the row to
+	// check its presence. It never changes what the precondition means:
+	// when the engine cannot tell, or the row was written since, the
+	// presence check runs as without it. Engines that do not know the
+	// version ignore it.
+	ReadSeq uint64
+}
+
+// ReadVersioner is an optional capability of a Table, found by type
+// assertion: ReadVersion returns a version at or below that of every read
+// of the table that starts after the call, for RowMutation.ReadSeq. A
+// wrapper whose reads are not the engine's own (a transaction's overlay)
+// does not implement it.
+type ReadVersioner interface {
+	ReadVersion() uint64
 }
 
 // KeyRange is the rowkey interval [Start, End). A nil Start is unbounded

@@ -65,6 +65,12 @@ func (s *Store) prepare(t *table, regions []*region, batch []kv.RowMutation, row
 			// Only a precondition, and no earlier or later row of the
 			// key needs this row's cells: ask whether a live cell
 			// exists, without collecting the cells (write_presence.go).
+			if rm.Require == kv.RequirePresent && rm.RequireColumn == nil && readSeqShortcut &&
+				s.unchangedSince(t, regions, rm.Key, rm.ReadSeq) {
+				// Present when its writer read it at ReadSeq, and not
+				// written since (write_readseq.go).
+				continue
+			}
 			present := false
 			if !abs.absent(batch, i, sorted) {
 				var err error

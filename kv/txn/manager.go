@@ -267,6 +267,19 @@ func (b *autocommitIngest) Commit(ctx context.Context) error {
 	return err
 }
 
+// ReadVersion implements kv.ReadVersioner by passing through to the live
+// table; 0 (no version: RowMutation.ReadSeq is then no hint) when it has
+// none. Autocommit reads and writes are the live table's own, so its
+// versions hold for them.
+func (a *autocommitTable) ReadVersion() uint64 {
+	if rv, ok := a.Table.(kv.ReadVersioner); ok {
+		return rv.ReadVersion()
+	}
+	return 0
+}
+
+var _ kv.ReadVersioner = (*autocommitTable)(nil)
+
 func (a *autocommitTable) Apply(ctx context.Context, batch []kv.RowMutation) error {
 	m := a.m
 	var keys map[uint64]struct{}
