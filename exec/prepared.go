@@ -39,6 +39,10 @@ type prepared struct {
 	// statement belongs to one session.
 	tree     operator
 	treePlan planner.Plan
+	// raw is the raw TEXT output plan (row_raw.go) of rawFor, the plan it
+	// was computed for; nil when no column of it qualifies.
+	raw    *rawPlan
+	rawFor planner.Plan
 }
 
 // resultTypes returns the plan's column types, shared by every portal.
@@ -204,6 +208,10 @@ type portal struct {
 	treePlan planner.Plan
 	// paramArr holds the parameters of a statement with few of them.
 	paramArr [3]types.Datum
+	// raw, when set, lists the output columns whose bytes rawScan keeps
+	// (row_raw.go): encode and AppendRow copy them from there.
+	raw     []int
+	rawScan *scanOp
 }
 
 // encodeScratch is the buffers portal.encode renders rows into. A session
@@ -272,6 +280,12 @@ func (pt *portal) AppendRow(ctx context.Context, dst []byte) ([]byte, error) {
 	for i, d := range row {
 		if d.IsNull() {
 			dst = append(dst, 0xff, 0xff, 0xff, 0xff)
+			continue
+		}
+		if pt.raw != nil && pt.raw[i] >= 0 {
+			v := pt.rawScan.rawVal[pt.raw[i]]
+			dst = binary.BigEndian.AppendUint32(dst, uint32(len(v)))
+			dst = append(dst, v...)
 			continue
 		}
 		at := len(dst)
@@ -373,7 +387,9 @@ func (pt *portal) encode(row Row) [][]byte {
 			ends = append(ends, -1)
 			continue
 		}
-		if pt.formats[i] == 1 {
+		if pt.raw != nil && pt.raw[i] >= 0 {
+			e.buf = append(e.buf, pt.rawScan.rawVal[pt.raw[i]]...)
+		} else if pt.formats[i] == 1 {
 			e.buf = types.AppendBinary(e.buf, d, pt.types[i])
 		} else {
 			e.buf = types.AppendTextIn(e.buf, d, pt.loc)
@@ -471,7 +487,27 @@ func (pt *portal) start(ctx context.Context) error {
 	}
 	pt.op = op
 	pt.types = p.resultTypes()
+	pt.useRaw()
 	return nil
+}
+
+// useRaw turns raw TEXT output (row_raw.go) on for the portal's new
+// operator tree when its plan has raw columns; the analysis runs once per
+// plan of the prepared statement.
+func (pt *portal) useRaw() {
+	p := pt.prep
+	if p.rawFor != p.plan {
+		p.raw, p.rawFor = newRawPlan(pt.op, pt.types), p.plan
+	}
+	if p.raw == nil {
+		return
+	}
+	o := rawScanOf(pt.op)
+	if o == nil || len(o.row) != len(p.raw.scan) || o.err != nil {
+		return
+	}
+	o.useRaw(p.raw)
+	pt.raw, pt.rawScan = p.raw.out, o
 }
 
 // buildOp returns the operator tree of the portal's query: for a

@@ -59,6 +59,11 @@ type scanOp struct {
 	// execution's keys into them once the previous read is closed.
 	keys   [][]byte
 	keyBuf []byte
+	// raw marks, by column index, the TEXT columns whose cell bytes the
+	// portal writes out itself (row_raw.go): the slot holds rawText and
+	// rawVal the cell's bytes, valid until the next Next. nil: none.
+	raw    []bool
+	rawVal [][]byte
 }
 
 func (x *executor) scan(p *planner.Scan) (operator, error) {
@@ -108,11 +113,12 @@ func newScanOp(p *planner.Scan, t kv.Table, rs kv.RowSet, env *evalEnv) *scanOp 
 // buffers are kept. Only keyed reads come here (reusablePlan): no
 // parallel or prefetching scan, no virtual table, no EXPLAIN ANALYZE.
 func (x *executor) resetScan(o *scanOp, p *planner.Scan) error {
-	row, keys, keyBuf := o.row, o.keys, o.keyBuf
+	row, keys, keyBuf, rawVal := o.row, o.keys, o.keyBuf, o.rawVal
 	if cap(keyBuf) > 64<<10 {
 		keys, keyBuf = nil, nil // a long IN list's: not kept
 	}
-	*o = scanOp{p: p, env: x.env, row: row, keys: keys[:0], keyBuf: keyBuf[:0]}
+	// raw is off until the portal turns it on again (useRaw).
+	*o = scanOp{p: p, env: x.env, row: row, keys: keys[:0], keyBuf: keyBuf[:0], rawVal: rawVal}
 	t, err := x.kvTable(p.Table)
 	if err != nil {
 		return err
@@ -513,6 +519,18 @@ func (o *scanOp) early(c *kv.Cell) bool {
 // decodeKeyInto decodes rowkey into the key columns' slots of row.
 func decodeKeyInto(t *planner.TableDesc, key []byte, row Row) error {
 	for _, kc := range t.Key {
+		// Ascending INT and BIGINT, the common key columns, in place:
+		// keyenc.DecodeKey's encoding (big-endian, sign bit flipped).
+		if k := t.Columns[kc.Col].Type.Kind; !kc.Desc {
+			if k == types.Int4 && len(key) >= 4 {
+				row[kc.Col], key = types.NewInt(k, int64(int32(binary.BigEndian.Uint32(key)^0x80000000))), key[4:]
+				continue
+			}
+			if k == types.Int8 && len(key) >= 8 {
+				row[kc.Col], key = types.NewInt(k, int64(binary.BigEndian.Uint64(key)^(1<<63))), key[8:]
+				continue
+			}
+		}
 		d, rest, err := keyenc.DecodeKey(key, t.Columns[kc.Col].Type, kc.Desc)
 		if err != nil {
 			return pgerror.Wrap(err, pgerror.CodeDataCorrupted, "table "+t.Name)
@@ -545,7 +563,9 @@ func (o *scanOp) cell(c *kv.Cell) error {
 	if c.Family != t.Columns[ci].Family {
 		return nil
 	}
-	if !decodeIntInto(&o.row[ci], c.Value, t.Columns[ci].Type.Kind) {
+	if o.raw != nil && o.raw[ci] {
+		o.row[ci], o.rawVal[ci] = rawText, c.Value
+	} else if !decodeIntInto(&o.row[ci], c.Value, t.Columns[ci].Type.Kind) {
 		d, err := keyenc.DecodeValue(c.Value, t.Columns[ci].Type)
 		if err != nil {
 			return pgerror.Wrap(err, pgerror.CodeDataCorrupted, "table "+t.Name+" column "+t.Columns[ci].Name)
@@ -583,6 +603,7 @@ func (o *scanOp) Close() {
 		o.it.Close()
 		o.it = nil
 	}
+	clear(o.rawVal) // the read's memory is not ours any more
 }
 
 func storageError(err error) error {
@@ -675,6 +696,9 @@ func keyValue(e planner.Expr, t types.T, row Row, env *evalEnv) (d types.Datum, 
 	v, err := eval(e, row, env)
 	if err != nil || v.IsNull() {
 		return v, false, 0, 0, err
+	}
+	if v.K == t.Kind && t.Kind.IsInt() {
+		return v, true, 0, 0, nil // an integer of the column's own type: the common parameter
 	}
 	d, err = types.CastIn(v, t, env.zone())
 	if err != nil {
