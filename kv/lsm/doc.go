@@ -125,7 +125,15 @@
 // hot row's unflushed versions cost one seek, not a step each. A row read
 // from one file calls its sstable iterator directly, and uses the block's
 // shared-prefix length to recognise a key of the same row, or the same
-// family, without comparing or scanning it (read_source.go).
+// family, without comparing or scanning it (read_source.go). With two
+// inputs left the merge tracks how many bytes its top key shares with the
+// other's and, from its inputs' prefix-compression lengths, skips the
+// comparison for a key that shares more with the key before it; the row
+// reader reads such a merge, or a run of files, directly with those shared
+// lengths (iter.go, read_source.go). Blocks come from a segmented-LRU
+// cache (probation, then protected on a hit) and, for an iterator loading
+// consecutive blocks, from one read-ahead pread of 64-256 KiB
+// (sstable/cache.go, sstable/readahead.go).
 // A read naming essential families (kv.ReadOptions.Essential, HBase's
 // on-demand family loading) merges only the memtables and those families'
 // files; Complete positions a second merge over the other families at the
@@ -136,7 +144,8 @@
 //
 // Store implements kv.Admin and kv.Snapshotter; Table implements
 // kv.MultiReader (ReadMulti: one iterator per row set, all at one pinned
-// sequence number). Split (admin.go) splits regions at given keys exactly
+// sequence number), kv.Splitter (split_keys.go: split keys sampled from the
+// files' indexes) and kv.ReadVersioner (write_readseq.go). Split (admin.go) splits regions at given keys exactly
 // as the background split does (splitRegionLocked: children share the
 // parent's files until compaction rewrites them, memtables mutable and
 // immutable are divided by key) under manifestMu, commitMu and mu, and
