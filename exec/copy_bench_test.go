@@ -242,6 +242,11 @@ func TestCopyBinaryIngest(t *testing.T) {
 			dst = field(dst, []byte{0, 0, 0, 1}, false)
 			return field(dst, []byte("ok\xff"), false)
 		}},
+		{"nul", "22021", func(dst []byte) []byte {
+			dst = field(dst, []byte("k"), false)
+			dst = field(dst, []byte{0, 0, 0, 1}, false)
+			return field(dst, []byte("a\x00b"), false) // PostgreSQL's textrecv rejects it
+		}},
 		{"int4 length", "22P03", func(dst []byte) []byte {
 			dst = field(dst, []byte("k"), false)
 			return field(dst, []byte{0, 0, 1}, false)

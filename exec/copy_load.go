@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"sort"
 	"time"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/widesql/widesql/kv"
@@ -278,16 +277,8 @@ func (l *copyLoader) lineOfKey(key []byte) (int, bool) {
 // line loads one line.
 func (l *copyLoader) line(ctx context.Context, line []byte) error {
 	n, t, f := l.rd.line, l.t, l.f
-	if !utf8.Valid(line) {
-		bad := line
-		for len(bad) > 0 {
-			r, size := utf8.DecodeRune(bad)
-			if r == utf8.RuneError && size <= 1 {
-				break
-			}
-			bad = bad[size:]
-		}
-		return copyError(pgerror.New(codeBadEncoding, "invalid byte sequence for encoding \"UTF8\": 0x%02x", bad[0]), t.Name, n, "", line, true)
+	if err := types.CheckUTF8(line); err != nil {
+		return copyError(err, t.Name, n, "", line, true)
 	}
 	if string(line) == `\.` {
 		l.ended = true
@@ -397,7 +388,7 @@ func (l *copyLoader) decodeBinary(dst *types.Datum, typ *types.T, b []byte) erro
 			return nil
 		}
 	case types.Text:
-		if l.borrowText && typ.Width == 0 && len(b) > 0 && utf8.Valid(b) {
+		if l.borrowText && typ.Width == 0 && len(b) > 0 && types.CheckUTF8(b) == nil {
 			*dst = types.NewText(unsafe.String(&b[0], len(b)))
 			return nil
 		}

@@ -15,9 +15,6 @@ import (
 // codeBadCopyFormat is PostgreSQL's bad_copy_file_format.
 const codeBadCopyFormat = "22P04"
 
-// codeBadEncoding is PostgreSQL's character_not_in_repertoire.
-const codeBadEncoding = "22021"
-
 // lineReader splits COPY input into lines. A line ends at the first
 // newline, carriage return or CR LF outside a CSV quoted field and not
 // escaped by a backslash in text format; the first line's terminator is

@@ -3,7 +3,6 @@ package types
 import (
 	"encoding/binary"
 	"math"
-	"unicode/utf8"
 
 	"github.com/widesql/widesql/pgwire/pgerror"
 )
@@ -207,13 +206,13 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 			}
 			b = b[1:]
 		}
-		if !utf8.Valid(b) {
-			return Null, pgerror.New(codeCharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
+		if err := CheckUTF8(b); err != nil {
+			return Null, err
 		}
 		return ParseText(t, string(b))
 	case BPChar:
-		if !utf8.Valid(b) {
-			return Null, pgerror.New(codeCharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
+		if err := CheckUTF8(b); err != nil {
+			return Null, err
 		}
 		return applyWidth(NewBPChar(string(b)), t, false)
 	case Array:
@@ -243,8 +242,8 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 		}
 		return Datum{K: t.Kind, NotNull: true, I: v}, nil
 	case Text, Unknown:
-		if !utf8.Valid(b) {
-			return Null, pgerror.New(codeCharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
+		if err := CheckUTF8(b); err != nil {
+			return Null, err
 		}
 		return applyWidth(NewText(string(b)), t, false)
 	case Bytea:
@@ -259,8 +258,8 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 		}
 		return NewReg(t.Kind, v, ""), nil
 	case Name:
-		if !utf8.Valid(b) {
-			return Null, pgerror.New(codeCharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
+		if err := CheckUTF8(b); err != nil {
+			return Null, err
 		}
 		if len(b) > MaxNameLen {
 			return Null, pgerror.New(codeNameTooLong, "identifier too long").

@@ -72,6 +72,8 @@ func TestDecodeBinaryErrors(t *testing.T) {
 		{ArrayOf(TInt4), []byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 25}, "42804"},
 		{TTimestamp, []byte{0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe}, "22008"},
 		{TText, []byte{0xff}, "22021"},
+		{TText, []byte("a\x00b"), "22021"}, // no text value holds a NUL
+		{TName, []byte("a\x00"), "22021"},
 		{T{Kind: Text, VarChar: true, Width: 1}, []byte("ab"), "22001"},
 	} {
 		d, err := DecodeBinary(c.t, c.b)

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"bytes"
 	"encoding/hex"
 	"testing"
 
@@ -94,7 +95,7 @@ func TestPGTypeBinary(t *testing.T) {
 		{TChar, "7273", "22P03"},
 		{TInt2Vector, "0000000100000000000000150000000100000001000000020001", "22023"},     // lower bound 1
 		{TInt2Vector, "00000001000000000000001a0000000100000000000000040000001a", "42804"}, // oid elements
-		{TName, hex.EncodeToString(make([]byte, 64)), "42622"},
+		{TName, hex.EncodeToString(bytes.Repeat([]byte("n"), 64)), "42622"},
 	} {
 		b, _ := hex.DecodeString(c.hex)
 		if d, err := DecodeBinary(c.t, b); pgerror.CodeOf(err) != c.code {
