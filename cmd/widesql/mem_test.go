@@ -89,12 +89,13 @@ func TestMemTotal(t *testing.T) {
 
 func TestBlockCacheFor(t *testing.T) {
 	for _, tc := range []struct{ mem, want int64 }{
-		{24 << 30, 6 << 30},
+		{24 << 30, 1 << 30},
+		{4 << 30, 1 << 30},
 		{2 << 30, 512 << 20},
 		{512 << 20, 128 << 20}, // the old fixed default from here up
 		{256 << 20, 64 << 20},
 		{32 << 20, 16 << 20},
-		{1 << 40, 32 << 30},
+		{1 << 40, 1 << 30},
 	} {
 		if got := blockCacheFor(tc.mem); got != tc.want {
 			t.Errorf("blockCacheFor(%d) = %d, want %d", tc.mem, got, tc.want)
