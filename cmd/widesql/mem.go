@@ -40,7 +40,14 @@ func defaultBlockCache() (int64, string) {
 	if mem <= 0 {
 		return cacheFallback, "memory size unknown"
 	}
-	return blockCacheFor(mem), fmt.Sprintf("a quarter of %s (%s)", fmtBytes(mem), src)
+	size := blockCacheFor(mem)
+	switch {
+	case size == cacheMax && mem/cacheShareDiv > cacheMax:
+		return size, fmt.Sprintf("a quarter of %s (%s), capped at %s", fmtBytes(mem), src, fmtBytes(cacheMax))
+	case size == cacheMin && mem/cacheShareDiv < cacheMin:
+		return size, fmt.Sprintf("the minimum, a quarter of %s (%s) being less", fmtBytes(mem), src)
+	}
+	return size, fmt.Sprintf("a quarter of %s (%s)", fmtBytes(mem), src)
 }
 
 // blockCacheFor is the default cache size on a machine (or cgroup) of
