@@ -284,6 +284,13 @@ func (x *executor) setLimit(o *limitOp, p *planner.Limit) error {
 // and limits. Every operator of such a tree keeps its state in fields
 // that reuseTree sets again, the evaluation environment included.
 func reusablePlan(p planner.Plan) bool {
+	s := scanUnder(p)
+	return s != nil && s.Table.Virtual == "" && s.Access.Kind != planner.FullScan
+}
+
+// scanUnder returns the scan p reads through projections, filters and
+// limits only, or nil when p has another shape.
+func scanUnder(p planner.Plan) *planner.Scan {
 	for {
 		switch n := p.(type) {
 		case *planner.Project:
@@ -293,9 +300,9 @@ func reusablePlan(p planner.Plan) bool {
 		case *planner.Limit:
 			p = n.Input
 		case *planner.Scan:
-			return n.Table.Virtual == "" && n.Access.Kind != planner.FullScan
+			return n
 		default:
-			return false
+			return nil
 		}
 	}
 }

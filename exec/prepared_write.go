@@ -57,27 +57,9 @@ func (x *executor) writeTreeSlot(scan planner.Plan) *autocommitHandle {
 	if s == nil || s.tx.tx != nil || x.stats != nil || !reusablePlan(scan) {
 		return nil
 	}
-	ac := &s.autocommit
-	if ac.desc == nil || ac.desc != scanTable(scan) {
+	ac := &s.autocommit // reusablePlan found a scan under scan
+	if ac.desc == nil || ac.desc != scanUnder(scan).Table {
 		return nil
 	}
 	return ac
-}
-
-// scanTable returns the table a reusable plan (reusablePlan) reads.
-func scanTable(p planner.Plan) *planner.TableDesc {
-	for {
-		switch n := p.(type) {
-		case *planner.Project:
-			p = n.Input
-		case *planner.Filter:
-			p = n.Input
-		case *planner.Limit:
-			p = n.Input
-		case *planner.Scan:
-			return n.Table
-		default:
-			return nil
-		}
-	}
 }
