@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/widesql/widesql/exec"
 	"github.com/widesql/widesql/pgwire"
 )
 
@@ -18,14 +19,7 @@ import (
 func benchPrepared(b *testing.B, sql string, params func(i int, dst [][]byte) [][]byte) {
 	c := openRequestBench(b)
 	ctx := context.Background()
-	stmts, err := c.s.Parse(ctx, sql)
-	if err != nil {
-		b.Fatal(err)
-	}
-	prep, err := c.s.Prepare(ctx, stmts[0], nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	prep := exec.MustPrepare(b, c.s, sql)
 	var args [][]byte
 	rows := 0
 	b.ReportAllocs()

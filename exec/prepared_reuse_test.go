@@ -38,17 +38,7 @@ func TestPreparedTreeReuse(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	prepare := func(sql string) pgwire.Prepared {
-		stmts, err := sess.Parse(ctx, sql)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := sess.Prepare(ctx, stmts[0], nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	prepare := func(sql string) pgwire.Prepared { return exec.MustPrepare(t, sess, sql) }
 	bind := func(p pgwire.Prepared, args ...any) pgwire.Portal {
 		raw := make([][]byte, len(args))
 		for i, a := range args {

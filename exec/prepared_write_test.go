@@ -50,13 +50,7 @@ func testPreparedWriteTreeReuse(t *testing.T, store kv.Store) {
 		t.Helper()
 		p, ok := preps[sql]
 		if !ok {
-			stmts, err := sess.Parse(ctx, sql)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if p, err = sess.Prepare(ctx, stmts[0], nil); err != nil {
-				t.Fatal(err)
-			}
+			p = MustPrepare(t, sess, sql)
 			preps[sql] = p
 		}
 		raw := make([][]byte, len(args))
@@ -177,17 +171,7 @@ func BenchmarkRequestUpdatePrepared(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer sess.Close()
-	prep := func(sql string) pgwire.Prepared {
-		stmts, err := sess.Parse(ctx, sql)
-		if err != nil {
-			b.Fatal(err)
-		}
-		p, err := sess.Prepare(ctx, stmts[0], nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return p
-	}
+	prep := func(sql string) pgwire.Prepared { return MustPrepare(b, sess, sql) }
 	exe := func(p pgwire.Prepared, args [][]byte) {
 		pt, err := p.Bind(ctx, args, nil, nil)
 		if err != nil {

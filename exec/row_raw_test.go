@@ -33,18 +33,7 @@ func TestRawTextOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ps.Close()
-	prepare := func(sql string) pgwire.Prepared {
-		t.Helper()
-		stmts, err := ps.Parse(ctx, sql)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := ps.Prepare(ctx, stmts[0], nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	prepare := func(sql string) pgwire.Prepared { return MustPrepare(t, ps, sql) }
 	// run executes sql with args and result formats fmts, returning its
 	// rows as "a|b|NULL" lines and the raw output columns of its portal.
 	// A statement is prepared once: later runs reuse its operator tree.
