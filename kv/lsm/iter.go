@@ -57,9 +57,10 @@ type mergingIter struct {
 	shared int // after Next: bytes Key shares with the key before it (a lower bound); -1 unknown
 }
 
-// heapItem is a child with its cached key. sst or run is set when the
-// child is a file (sstIter) or a run of files: Next calls them directly,
-// and they tell how many bytes their next key shares with the last.
+// heapItem is a child with its cached key. sst is set when the child is
+// a file (sstIter) or a run of files (run set, sst its current file):
+// Next calls the file directly, and it tells how many bytes its next key
+// shares with the last. A run is consulted only when its file ends.
 type heapItem struct {
 	it  internalIter
 	key []byte
@@ -73,28 +74,33 @@ func newHeapItem(c internalIter) heapItem {
 	case sstIter:
 		h.sst = c.it
 	case *runIter:
-		h.run = c
+		h.run, h.sst = c, c.cur
 	}
 	return h
+}
+
+// sync caches the key of a positioned child that moved by itself (a
+// seek, or a read of the lone child; a run may be in another file).
+func (h *heapItem) sync() {
+	h.key = h.it.Key()
+	if h.run != nil {
+		h.sst = h.run.cur
+	}
 }
 
 // next moves the child to its next entry and reports whether it is
 // positioned, and how many bytes its key shares with the one before (a
 // lower bound; -1 unknown).
 func (h *heapItem) next() (bool, int) {
-	switch {
-	case h.sst != nil:
+	if h.sst != nil {
 		if h.sst.Next() {
 			h.key = h.sst.Key()
 			return true, h.sst.SharedAfterNext()
 		}
-		return false, -1
-	case h.run != nil:
-		ok, s := h.run.nextShared()
-		if ok {
-			h.key = h.run.cur.Key()
+		if h.run != nil {
+			return h.nextFile()
 		}
-		return ok, s
+		return false, -1
 	}
 	h.it.Next()
 	if h.it.Valid() {
@@ -104,12 +110,24 @@ func (h *heapItem) next() (bool, int) {
 	return false, -1
 }
 
+// nextFile moves a run child on to its next file after the current one
+// ended; its first key shares 0 bytes with the last: another file's
+// keys share nothing known with this one's.
+func (h *heapItem) nextFile() (bool, int) {
+	r := h.run
+	if !r.settle() {
+		r.forwardFrom(r.i + 1)
+	}
+	if !r.Valid() {
+		return false, -1
+	}
+	h.sst, h.key = r.cur, r.cur.Key()
+	return true, 0
+}
+
 func (h *heapItem) value() []byte {
-	switch {
-	case h.sst != nil:
+	if h.sst != nil {
 		return h.sst.Value()
-	case h.run != nil:
-		return h.run.cur.Value()
 	}
 	return h.it.Value()
 }
@@ -201,7 +219,7 @@ func (m *mergingIter) seekForward(k []byte) {
 		}
 		h.it.SeekGE(k)
 		if h.it.Valid() {
-			h.key = h.it.Key()
+			h.sync()
 			i++
 			continue
 		}
@@ -310,7 +328,7 @@ func (m *mergingIter) resync() {
 	m.lcp, m.shared = -1, -1
 	c := m.h[0].it
 	if c.Valid() {
-		m.h[0].key = c.Key()
+		m.h[0].sync()
 		return
 	}
 	if err := c.Err(); err != nil && m.err == nil {
@@ -449,22 +467,6 @@ func (r *runIter) Next() {
 	if !r.settle() {
 		r.forwardFrom(r.i + 1)
 	}
-}
-
-// nextShared is Next, reporting whether the run is positioned and how
-// many bytes its key shares with the one before (0 in another file, -1
-// when not positioned).
-func (r *runIter) nextShared() (bool, int) {
-	if !r.Valid() {
-		return false, -1
-	}
-	if r.cur.Next() {
-		return true, r.cur.SharedAfterNext()
-	}
-	if !r.settle() {
-		r.forwardFrom(r.i + 1)
-	}
-	return r.Valid(), 0
 }
 
 func (r *runIter) Valid() bool   { return r.err == nil && r.cur != nil && r.cur.Valid() }

@@ -14,15 +14,16 @@ import "github.com/widesql/widesql/kv/lsm/internal/sstable"
 // in the row, one sharing the family too is in the family, without a
 // comparison or a scan of the family.
 //
-// A merge of several inputs is called directly too (mergingIter's
+// A run of files is read the same way, through its current file's
+// iterator: the run (runIter) is consulted only when that file ends or on
+// a seek. A merge of several inputs is called directly too (mergingIter's
 // methods, not the interface's), and reports the shared length it
 // tracks (iter.go).
 type cellSource struct {
 	it      internalIter  // always set: seeks and errors go through it
-	sst     *sstable.Iter // non-nil: it is sstIter{sst}
+	sst     *sstable.Iter // non-nil: the file read (it is sstIter{sst}, or run's current file)
 	m       *mergingIter  // non-nil: it is m
 	run     *runIter      // non-nil: it is run
-	runSh   int           // with run: what run.nextShared last reported
 	stepped bool          // the last move was Next (sst's or m's) from a key of the row
 }
 
@@ -33,9 +34,22 @@ func sourceOf(it internalIter) cellSource {
 	case *mergingIter:
 		return cellSource{it: it, m: c}
 	case *runIter:
-		return cellSource{it: it, run: c}
+		s := cellSource{it: it, run: c}
+		s.runFile()
+		return s
 	}
 	return cellSource{it: it}
+}
+
+// runFile points sst at the run's current file, or nil when the run is
+// not positioned (exhausted, or stopped by an error). Within a file the
+// run's state does not change, so sst.Valid is the run's Valid: the run
+// is only consulted again when its file ends or it seeks.
+func (s *cellSource) runFile() {
+	s.sst = nil
+	if s.run.Valid() {
+		s.sst = s.run.cur
+	}
 }
 
 func (s *cellSource) valid() bool {
@@ -46,7 +60,7 @@ func (s *cellSource) valid() bool {
 		return s.m.err == nil && len(s.m.h) > 0
 	}
 	if s.run != nil {
-		return s.run.Valid()
+		return false // see runFile
 	}
 	return s.it.Valid()
 }
@@ -58,9 +72,6 @@ func (s *cellSource) key() []byte {
 	if s.m != nil {
 		return s.m.h[0].key
 	}
-	if s.run != nil {
-		return s.run.cur.Key()
-	}
 	return s.it.Key()
 }
 
@@ -70,9 +81,6 @@ func (s *cellSource) value() []byte {
 	}
 	if s.m != nil {
 		return s.m.h[0].value()
-	}
-	if s.run != nil {
-		return s.run.cur.Value()
 	}
 	return s.it.Value()
 }
@@ -84,33 +92,47 @@ func (s *cellSource) shared() int {
 		return -1
 	}
 	if s.sst != nil {
+		// In a run's next file, the first entry's is 0 (a restart
+		// point): nothing is known shared with the last file's key.
 		return s.sst.SharedAfterNext()
 	}
 	if s.m != nil {
 		return s.m.shared
 	}
-	return s.runSh
+	return -1
 }
 
 // next moves to the next entry; the current one must be of the row.
 func (s *cellSource) next() {
 	switch {
 	case s.sst != nil:
-		s.sst.Next()
 		s.stepped = true
+		if !s.sst.Next() && s.run != nil {
+			s.nextFile()
+		}
 	case s.m != nil:
 		s.m.Next()
-		s.stepped = true
-	case s.run != nil:
-		_, s.runSh = s.run.nextShared()
 		s.stepped = true
 	default:
 		s.it.Next()
 	}
 }
 
+// nextFile moves the run on to its next file after the current one ended
+// (or stopped with an error, which the run records).
+func (s *cellSource) nextFile() {
+	r := s.run
+	if !r.settle() {
+		r.forwardFrom(r.i + 1)
+	}
+	s.runFile()
+}
+
 // seekForward moves to the first entry >= k, above the current key.
 func (s *cellSource) seekForward(k []byte) {
 	s.stepped = false
 	seekForward(s.it, k)
+	if s.run != nil {
+		s.runFile() // the seek may have closed the file and opened another
+	}
 }
