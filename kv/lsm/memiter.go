@@ -6,14 +6,17 @@ import "bytes"
 // iteration, so memIter copies entries into buf a chunk at a time, holding
 // the memtable's mu for reading only during the copy, and the next chunk
 // resumes after the last key copied. Chunks start at memFillMin entries
-// (a Get reads a few cells) and double up to memFillMax while the caller
-// keeps reading (a scan). buf is kept across Close and reset, so a warm
-// memIter (the pooled ones of initIter) copies without allocating.
+// (memFillRow for a row's first, see SeekGE) and double up to memFillMax
+// while the caller keeps reading (a scan); a seek to a key within buf
+// moves within it. buf is kept across Close and reset, so a warm memIter
+// (the pooled ones of initIter) copies without allocating.
 //
 // No snapshot is needed: the tree only grows (keys are unique) and entries
 // newer than a read's sequence number are skipped by the reader, so what a
-// later chunk sees is consistent with what an earlier one saw. Key and
-// Value alias the memtable and stay valid as long as it is referenced.
+// later chunk sees is consistent with what an earlier one saw, and so is
+// what buf holds: an entry inserted since its copy, which a seek within
+// buf does not see, is newer than the read. Key and Value alias the
+// memtable and stay valid as long as it is referenced.
 //
 // With a bound (a row prefix, for point reads), memIter serves only keys
 // with that prefix and is exhausted past them, so a Get copies only the
@@ -30,6 +33,7 @@ type memIter struct {
 
 const (
 	memFillMin = 8
+	memFillRow = 16 // a bounded iterator's first chunk: a row of a dozen cells
 	memFillMax = 256
 )
 
@@ -82,17 +86,77 @@ func (it *memIter) fill(from []byte, exclusive bool) {
 	it.more = len(buf) == n && !out
 }
 
-// SeekGE positions it at the first key >= k.
+// SeekGE positions it at the first key >= k. A target within the copied
+// entries (buf is a contiguous run of the tree, as of its fill) is found
+// in buf without touching the tree: that is the reader's skip past a
+// column's older versions (rowReader.collectOf), most often a few entries
+// ahead. A target past buf refills from it with a small chunk, doubling
+// on Next as after any seek: a skip lands on the next column, of which the
+// reader wants one or a few entries before it skips again, so a hot row's
+// hundreds of versions per column are neither copied nor compared.
 func (it *memIter) SeekGE(k []byte) {
+	if it.bound != nil && bytes.Compare(k, it.bound) < 0 {
+		k = it.bound
+	}
+	if n := len(it.buf); n > 0 && bytes.Compare(k, it.buf[0].key) >= 0 {
+		if bytes.Compare(k, it.buf[n-1].key) <= 0 {
+			it.pos = it.search(k)
+			return
+		}
+		if !it.more {
+			// Nothing followed buf when it was copied (within the
+			// bound): what was inserted since is newer than the
+			// read and skipped anyway, as by Next.
+			it.pos = n
+			return
+		}
+		it.chunk = memFillMin
+		it.fill(k, false)
+		return
+	}
 	it.chunk = memFillMin
 	if it.bound != nil {
-		// The bound stops the copy at the row's end: use the whole buffer.
-		it.chunk = min(max(memFillMin, cap(it.buf)), memFillMax)
-		if bytes.Compare(k, it.bound) < 0 {
-			k = it.bound
-		}
+		// The bound stops the copy at the row's end: a row's first
+		// seek copies up to memFillRow entries, so a Get of a row of
+		// a dozen cells takes one descent, and one of a hot row does
+		// not copy (and compare to the bound) the hundreds of versions
+		// of its first column that the reader skips.
+		it.chunk = memFillRow
 	}
 	it.fill(k, false)
+}
+
+// search returns the index of the first entry of buf >= k, which lies in
+// buf (k <= its last key): galloping from pos when k is at or after
+// buf[pos], the forward skip of a reader, else a binary search of buf.
+func (it *memIter) search(k []byte) int {
+	buf := it.buf
+	lo, hi := 0, len(buf)-1 // buf[hi].key >= k
+	if p := it.pos; p < len(buf) && bytes.Compare(buf[p].key, k) < 0 {
+		// buf[p] < k: gallop to a step whose entry is >= k.
+		lo = p + 1
+		for step := 1; ; step *= 2 {
+			j := p + step
+			if j >= hi {
+				break
+			}
+			if bytes.Compare(buf[j].key, k) >= 0 {
+				hi = j
+				break
+			}
+			lo = j + 1
+		}
+	}
+	// buf[lo-1] < k (or lo == 0), buf[hi] >= k: the answer is in [lo, hi].
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if bytes.Compare(buf[m].key, k) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // First positions it at the first key (of its bound, if any).
