@@ -3,6 +3,8 @@ package lsm
 import (
 	"bytes"
 	"fmt"
+	"slices"
+	"unsafe"
 
 	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/kv/lsm/internal/ikey"
@@ -12,12 +14,21 @@ import (
 // the row's first entry, applying visibility and the read's projection,
 // time range and version limit. Keys and values are copied into one arena
 // reused by every row, so assembling a row allocates nothing once warm;
-// the cells point into it directly (rebaseCells when it grows).
+// the cells point into it directly (rebaseCells when it grows). A cell of
+// a column the read's Columns list points at the column table's copy of
+// its qualifier instead (buildCols), valid for the whole read.
 type rowReader struct {
 	vis      visibility
 	opts     *kv.ReadOptions
 	versions int    // per column; >= 1
 	famMask  []bool // indexed like vis.fams; nil: every family
+
+	// cols is the read's Columns in key order (buildCols), set up when
+	// the read starts its row colsAfter+1; before, and for a read without
+	// Columns, wanted loops over them. A pointer, not a slice: the
+	// rowIterator, one allocation per read, stays within 760 bytes (the
+	// 768-byte size class with the 8-byte header of objects over 512).
+	cols *[]projCol
 
 	arena   []byte
 	cells   []kv.Cell
@@ -35,6 +46,9 @@ type rowReader struct {
 // collector runs.
 func (r *rowReader) readRow(it internalIter, prefix []byte) (bool, error) {
 	r.stats.RowsRead++
+	if r.stats.RowsRead == colsAfter+1 {
+		r.buildCols()
+	}
 	arena := ikey.Unescape(r.arena[:0], prefix)
 	return r.collect(it, prefix, arena, len(arena), r.cells[:0])
 }
@@ -85,6 +99,11 @@ func (r *rowReader) collectOf(src cellSource, prefix, arena []byte, keyLen int, 
 	// Every column of the read's families, at any time: wanted reduces
 	// to the family mask.
 	allCols := o.MinTimestamp == 0 && o.MaxTimestamp == 0 && len(o.Columns) == 0
+	var cols []projCol
+	if r.cols != nil {
+		cols = *r.cols
+	}
+	cur := 0 // the first of cols not below the last cell's column
 	var err error
 	var p ikey.Parsed
 	for src.valid() {
@@ -141,12 +160,25 @@ func (r *rowReader) collectOf(src cellSource, prefix, arena []byte, keyLen int, 
 			src.next()
 			continue
 		}
+		var qual []byte // the cell's qualifier, when qKnown
+		qKnown := false
 		if allCols {
 			if r.famMask != nil && !r.famMask[r.vis.fam.idx] {
 				doneGen, doneN = r.vis.colGen, 0
 				src.next()
 				continue
 			}
+		} else if cols != nil {
+			i, ok := r.wantedCol(&p, cols, cur)
+			cur = i
+			if !ok {
+				if o.MaxTimestamp == 0 || kv.Timestamp(p.TS) < o.MaxTimestamp {
+					doneGen, doneN = r.vis.colGen, 0
+				}
+				src.next()
+				continue
+			}
+			qual, qKnown = cols[i].raw, true
 		} else if !r.wanted(&p) {
 			// Filtered out by the projection or as older than
 			// MinTimestamp, so are the column's later versions;
@@ -171,21 +203,25 @@ func (r *rowReader) collectOf(src cellSource, prefix, arena []byte, keyLen int, 
 		if emitN >= r.versions {
 			doneGen, doneN = emitGen, 0
 		}
-		qOff, oldCap := len(arena), cap(arena)
-		arena = ikey.Unescape(arena, p.Qualifier)
+		// A projected column's qualifier is the table's copy (stable
+		// for the read); any other is unescaped into the arena.
+		prev, qOff := arena, len(arena)
+		if !qKnown {
+			arena = ikey.Unescape(arena, p.Qualifier)
+		}
 		vOff := len(arena)
 		arena = append(arena, val...)
-		if cap(arena) != oldCap {
-			rebaseCells(cells, arena, keyLen)
+		if cap(arena) != cap(prev) {
+			rebaseCells(cells, prev, arena)
 		}
 		// Empty qualifiers and values stay nil. The cell is written
 		// field by field into its slot: a composite literal is built on
 		// the stack and copied, and that copy's 16-byte loads of the
 		// literal's 8-byte stores stalled on store forwarding (a sixth
 		// of a family scan's time).
-		var q, v []byte
+		var v []byte
 		if vOff > qOff {
-			q = arena[qOff:vOff:vOff]
+			qual = arena[qOff:vOff:vOff]
 		}
 		if end := len(arena); end > vOff {
 			v = arena[vOff:end:end]
@@ -197,7 +233,7 @@ func (r *rowReader) collectOf(src cellSource, prefix, arena []byte, keyLen int, 
 			cells = append(cells, kv.Cell{})
 		}
 		c := &cells[n]
-		c.Family, c.Qualifier, c.Timestamp, c.Value = r.vis.fam.name, q, kv.Timestamp(p.TS), v
+		c.Family, c.Qualifier, c.Timestamp, c.Value = r.vis.fam.name, qual, kv.Timestamp(p.TS), v
 		src.next()
 	}
 	r.arena, r.cells = arena, cells
@@ -228,20 +264,107 @@ func seekForward(it internalIter, k []byte) {
 	it.SeekGE(k)
 }
 
-// rebaseCells points the cells' qualifiers and values into arena after it
-// moved (grew): they lie in it back to back after the key, in cell order.
-func rebaseCells(cells []kv.Cell, arena []byte, off int) {
+// rebaseCells points the cells' qualifiers and values that lay in old into
+// arena, old's bytes moved (grown): at the same offsets. Qualifiers from
+// the column table (cols) stay where they are.
+func rebaseCells(cells []kv.Cell, old, arena []byte) {
+	base, n := uintptr(unsafe.Pointer(unsafe.SliceData(old))), uintptr(cap(old))
+	move := func(b []byte) []byte {
+		if off := uintptr(unsafe.Pointer(unsafe.SliceData(b))) - base; len(b) > 0 && off < n {
+			return arena[off : off+uintptr(len(b)) : off+uintptr(len(b))]
+		}
+		return b
+	}
 	for i := range cells {
 		c := &cells[i]
-		if n := len(c.Qualifier); n > 0 {
-			c.Qualifier = arena[off : off+n : off+n]
-			off += n
+		c.Qualifier, c.Value = move(c.Qualifier), move(c.Value)
+	}
+}
+
+// colsAfter is how many rows a read with Columns reads before it builds
+// its column table: a point Get or a short multi-get would spend more on
+// building it than the table saves.
+//
+// A variable only so that the differential test (rowreader_cols_test.go)
+// can compare reads with the table and without; nothing else sets it.
+var colsAfter int64 = 2
+
+// projCol is a column of the read's projection as collectOf matches it.
+type projCol struct {
+	fam int    // its family's index in vis.fams
+	esc []byte // the escaped qualifier with its terminator, as in keys
+	raw []byte // the qualifier (nil if empty), what cells point to
+}
+
+// buildCols sets up r.cols: the read's Columns of the table's families,
+// without duplicates, in key order (family, then escaped qualifier, which
+// sorts as the qualifier does). The table owns its bytes: a cell's
+// qualifier may point at them for the whole read.
+func (r *rowReader) buildCols() {
+	o := r.opts
+	if len(o.Columns) == 0 {
+		return
+	}
+	size := 0
+	for i := range o.Columns {
+		size += 2*len(o.Columns[i].Qualifier) + 2
+	}
+	buf := make([]byte, 0, size)
+	cols := make([]projCol, 0, len(o.Columns))
+	for i := range o.Columns {
+		c := &o.Columns[i]
+		f := slices.IndexFunc(r.vis.fams, func(f famInfo) bool { return f.name == c.Family })
+		if f < 0 {
+			continue // no such family: no cell to match
 		}
-		if n := len(c.Value); n > 0 {
-			c.Value = arena[off : off+n : off+n]
-			off += n
+		var raw []byte
+		if len(c.Qualifier) > 0 {
+			buf = append(buf, c.Qualifier...)
+			raw = buf[len(buf)-len(c.Qualifier) : len(buf) : len(buf)]
+		}
+		n := len(buf)
+		buf = ikey.AppendEscaped(buf, c.Qualifier)
+		cols = append(cols, projCol{fam: f, esc: buf[n:len(buf):len(buf)], raw: raw})
+	}
+	slices.SortFunc(cols, func(a, b projCol) int {
+		if a.fam != b.fam {
+			return a.fam - b.fam
+		}
+		return bytes.Compare(a.esc, b.esc)
+	})
+	cols = slices.CompactFunc(cols, func(a, b projCol) bool { return a.fam == b.fam && bytes.Equal(a.esc, b.esc) })
+	if len(cols) > 0 {
+		r.cols = &cols
+	}
+}
+
+// wantedCol is wanted with the column table: cols[cur:] holds every
+// column at or above the last one matched in the row, so cells, which
+// come in key order, only move the cursor forward. It returns the new
+// cursor, the matched column's index when ok.
+func (r *rowReader) wantedCol(p *ikey.Parsed, cols []projCol, cur int) (int, bool) {
+	o := r.opts
+	ts := kv.Timestamp(p.TS)
+	if ts < o.MinTimestamp || (o.MaxTimestamp != 0 && ts >= o.MaxTimestamp) {
+		return cur, false
+	}
+	fi := r.vis.fam.idx
+	if r.famMask != nil && !r.famMask[fi] {
+		return cur, false
+	}
+	for ; cur < len(cols); cur++ {
+		c := &cols[cur]
+		if c.fam < fi {
+			continue
+		}
+		if c.fam > fi {
+			break
+		}
+		if d := cmpEsc(c.esc, p.Qualifier); d >= 0 {
+			return cur, d == 0
 		}
 	}
+	return cur, false
 }
 
 // wanted applies the read's family and column projection and time range to
@@ -281,4 +404,16 @@ func escapedEqual(esc, raw []byte) bool {
 		j++
 	}
 	return j == len(raw)
+}
+
+// cmpEsc is bytes.Compare for escaped qualifiers, mostly a few bytes
+// long: a loop here beats the call into the runtime's compare.
+func cmpEsc(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return int(a[i]) - int(b[i])
+		}
+	}
+	return len(a) - len(b)
 }

@@ -38,6 +38,11 @@ type visibility struct {
 	fams    []famInfo // all families of the table, sorted by name
 	nowUS   int64     // for TTL; microseconds
 	noLimit bool      // ignore MaxVersions (the write path's row reads)
+	// known is what the state holds of the last entry: sameFam (famBuf
+	// is its family), sameCol (colBuf its qualifier too), or 0. A byte
+	// beside noLimit: the rowIterator, which embeds the state, stays
+	// within its allocation size class.
+	known uint8
 
 	rowDel uint64
 	fam    *famInfo // nil: a family not in fams
@@ -48,7 +53,6 @@ type visibility struct {
 	colGen uint64 // counts columns: bumped at each row, family and column change (never 0 once a column is seen)
 	lastTS int64  // ts of the last visible version of the column; -1 none
 	liveN  int    // visible versions of the column so far
-	known  int    // what the state holds of the last entry: sameFam (famBuf is its family), sameCol (colBuf its qualifier too), or 0
 }
 
 // How much of its key an entry is known to share with the one before it
@@ -108,7 +112,7 @@ func (v *visibility) step(p *ikey.Parsed, val []byte) (verdict, error) {
 // holds that entry's (v.known). The caller knows it from the block's
 // prefix compression (collectOf).
 func (v *visibility) stepIn(p *ikey.Parsed, val []byte, same int) (verdict, error) {
-	same = min(same, v.known)
+	same = min(same, int(v.known))
 	if p.Kind == ikey.KindDeleteRow {
 		v.known = 0 // it leaves famBuf and colBuf as they were
 		if p.Seq > v.snap {
