@@ -27,6 +27,9 @@ type partialAgg struct {
 	// reads a key column: the workers then skip decoding rowkeys.
 	noKey  bool
 	direct []directAgg // by aggregate: how a row is folded in
+	// keyCols are, by group key, the row slot a key that is a plain
+	// column reference reads (eval's answer, without its call), or -1.
+	keyCols []int
 }
 
 // directAgg is how a worker folds a row into one aggregate's state:
@@ -95,11 +98,25 @@ func partialAggregate(o *aggOp, in operator) *parallelScanOp {
 			return nil
 		}
 	}
-	ps.agg = &partialAgg{p: o.p, fns: o.fns, limit: max(ps.limit/int64(2*ps.nwork), 64<<10), noKey: !readsKey(o, ps.p), direct: directAggs(o.fns)}
+	ps.agg = &partialAgg{p: o.p, fns: o.fns, limit: max(ps.limit/int64(2*ps.nwork), 64<<10), noKey: !readsKey(o, ps.p),
+		direct: directAggs(o.fns), keyCols: keyCols(o.p.GroupBy, len(ps.p.Table.Columns))}
 	if st != nil {
 		ps.scanRows = &st.rows
 	}
 	return ps
+}
+
+// keyCols returns partialAgg.keyCols of group keys exprs over rows of
+// width slots.
+func keyCols(exprs []planner.Expr, width int) []int {
+	cols := make([]int, len(exprs))
+	for i, e := range exprs {
+		cols[i] = -1
+		if c, ok := e.(*planner.ColRef); ok && c.Idx >= 0 && c.Idx < width {
+			cols[i] = c.Idx
+		}
+	}
+	return cols
 }
 
 // readsKey reports whether the aggregation o over scan p, or p's
@@ -128,13 +145,22 @@ func readsKey(o *aggOp, p *planner.Scan) bool {
 	return false
 }
 
+// smallGroupKeys bounds the integer group keys partialTable.small holds:
+// 8 KiB of pointers at most.
+const smallGroupKeys = 1024
+
 // partialTable is one worker's hash table of partial groups.
 type partialTable struct {
 	a      *partialAgg
 	env    *evalEnv
 	groups map[string]*group
-	// intGroups holds the groups of a single non-NULL integer key.
+	// intGroups holds the groups of a single non-NULL integer key, but
+	// for the small ones: those in [0, smallGroupKeys) are in small, by
+	// key (the common GROUP BY of a small code or bucket number costs an
+	// index instead of a hash lookup). small grows to the largest such
+	// key seen.
 	intGroups map[int64]*group
+	small     []*group
 	order     []*group
 	mem       int64
 	keys      Row
@@ -152,7 +178,9 @@ func (a *partialAgg) newTable(env *evalEnv) *partialTable {
 func (t *partialTable) add(o *parallelScanOp, r Row) error {
 	var err error
 	for i, e := range t.a.p.GroupBy {
-		if t.keys[i], err = eval(e, r, t.env); err != nil {
+		if c := t.a.keyCols[i]; c >= 0 {
+			t.keys[i] = r[c]
+		} else if t.keys[i], err = eval(e, r, t.env); err != nil {
 			return err
 		}
 	}
@@ -163,7 +191,11 @@ func (t *partialTable) add(o *parallelScanOp, r Row) error {
 	intKey := len(t.keys) == 1 && t.keys[0].NotNull && t.keys[0].K.IsInt()
 	var g *group
 	if intKey {
-		g = t.intGroups[t.keys[0].I]
+		if k := uint64(t.keys[0].I); k < uint64(len(t.small)) {
+			g = t.small[k]
+		} else if k >= smallGroupKeys {
+			g = t.intGroups[t.keys[0].I]
+		}
 	} else {
 		t.key = rowKey(t.key[:0], t.keys)
 		g = t.groups[string(t.key)]
@@ -222,9 +254,16 @@ func (t *partialTable) newGroup(o *parallelScanOp, intKey bool) (*group, error) 
 	}
 	t.mem += cost
 	g := &group{keys: append(Row(nil), t.keys...), states: make([]aggState, len(t.a.fns))}
-	if intKey {
+	switch {
+	case intKey && uint64(t.keys[0].I) < smallGroupKeys:
+		k := int(t.keys[0].I)
+		if k >= len(t.small) {
+			t.small = append(t.small, make([]*group, k+1-len(t.small))...)
+		}
+		t.small[k] = g
+	case intKey:
 		t.intGroups[t.keys[0].I] = g
-	} else {
+	default:
 		t.groups[string(t.key)] = g
 	}
 	t.order = append(t.order, g)
@@ -241,6 +280,7 @@ func (t *partialTable) flush(o *parallelScanOp) error {
 	t.order = nil
 	clear(t.groups)
 	clear(t.intGroups)
+	clear(t.small)
 	t.mem = 0
 	return nil
 }

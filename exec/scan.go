@@ -21,11 +21,15 @@ import (
 // columns from their cells, and the filter runs before the row leaves the
 // scan loop.
 type scanOp struct {
-	p    *planner.Scan
-	it   kv.RowIterator
-	env  *evalEnv
-	row  Row
-	byID []int // column id -> column index for needed non-key columns, -1 otherwise
+	p   *planner.Scan
+	it  kv.RowIterator
+	env *evalEnv
+	// ref is where it keeps its current row (kv.RowReferrer), or nil:
+	// then rowOf copies it's Row into cur.
+	ref *kv.Row
+	cur kv.Row
+	row Row
+	ids []idCol // scanSetup.ids: by column id, the needed non-key columns
 	// wt maps a column index to its write-time slot (writetime(), see
 	// planner/build_writetime.go), -1 if not needed; nil when the query
 	// reads no write time. keyWT are the needed write-time slots of key
@@ -158,6 +162,7 @@ func (o *scanOp) start(t kv.Table, rs kv.RowSet) {
 	if p.Access.Kind == planner.FullScan && opts.Limit == 0 && !o.lazy && !inTxBlock(env) && runtime.GOMAXPROCS(0) > 1 {
 		o.it = newPrefetchIter(o.it)
 	}
+	o.ref = kv.RowRefOf(o.it)
 }
 
 // setUp points o at p's scanSetup and returns the read options of this
@@ -165,7 +170,7 @@ func (o *scanOp) start(t kv.Table, rs kv.RowSet) {
 func (o *scanOp) setUp(env *evalEnv) kv.ReadOptions {
 	p := o.p
 	su := scanSetupOf(p)
-	o.byID, o.wt, o.keyWT = su.byID, su.wt, su.keyWT
+	o.ids, o.wt, o.keyWT = su.ids, su.wt, su.keyWT
 	opts := kv.ReadOptions{Families: p.Families, Reverse: p.Reverse, Limit: scanLimit(p, env), Columns: su.cols}
 	if p.AsOf != nil {
 		if o.asOf, o.err = newAsOfRead(p, env, &opts); o.err != nil {
@@ -191,7 +196,8 @@ func inTxBlock(env *evalEnv) bool {
 // prepared point Get would otherwise rebuild it on every call. It is
 // shared by concurrent executions and never modified after it is built.
 type scanSetup struct {
-	byID  []int       // scanOp.byID
+	byID  []int       // column id -> column index for needed non-key columns, -1 otherwise
+	ids   []idCol     // by column id: byID with what scanOp.cell reads of the column
 	wt    []int       // scanOp.wt
 	keyWT []int       // scanOp.keyWT
 	cols  []kv.Column // kv.ReadOptions.Columns: the marker, then the needed non-key columns
@@ -204,6 +210,14 @@ type scanSetup struct {
 	// (parallel_safe.go); true without a filter.
 	parallel bool
 	fast     *intCmpPlan // the filter's fast form, or nil (scan_filter.go)
+}
+
+// idCol is what scanOp.cell needs of a column, by column id, without
+// reaching into the table's (large) Column descriptors per cell.
+type idCol struct {
+	ci   int // the column's slot; -1: not a needed non-key column
+	kind types.Kind
+	fam  string
 }
 
 func scanSetupOf(p *planner.Scan) *scanSetup {
@@ -237,6 +251,14 @@ func newScanSetup(p *planner.Scan) *scanSetup {
 		}
 	}
 	su.cols = su.cols[:len(su.cols):len(su.cols)] // an append by a reader copies
+	su.ids = make([]idCol, len(su.byID))
+	for id, ci := range su.byID {
+		su.ids[id].ci = ci
+		if ci >= 0 {
+			c := &p.Table.Columns[ci]
+			su.ids[id].kind, su.ids[id].fam = c.Type.Kind, c.Family
+		}
+	}
 	if p.Filter != nil {
 		su.late = newLateFilter(p)
 		su.essential = essentialFamilies(p, su)
@@ -406,7 +428,7 @@ func (o *scanOp) Next(ctx context.Context) (Row, error) {
 			}
 			return o.row, nil
 		}
-		if ok, err := o.decode(o.it.Row()); err != nil || !ok {
+		if ok, err := o.decode(o.rowOf(o.it)); err != nil || !ok {
 			if err != nil {
 				return nil, err
 			}
@@ -432,9 +454,19 @@ func (o *scanOp) Next(ctx context.Context) (Row, error) {
 	return nil, io.EOF
 }
 
+// rowOf returns it's current row: o.ref when it is it's RowRef, else a
+// copy in o.cur. The pointer is valid until the next Next.
+func (o *scanOp) rowOf(it kv.RowIterator) *kv.Row {
+	if o.ref != nil {
+		return o.ref
+	}
+	o.cur = it.Row()
+	return &o.cur
+}
+
 // decode fills o.row from r. ok is false when, read AS OF a time, the
 // row did not exist then.
-func (o *scanOp) decode(r kv.Row) (ok bool, err error) {
+func (o *scanOp) decode(r *kv.Row) (ok bool, err error) {
 	t := o.p.Table
 	for i := range o.row {
 		o.row[i] = types.Null
@@ -445,7 +477,7 @@ func (o *scanOp) decode(r kv.Row) (ok bool, err error) {
 		}
 	}
 	if o.asOf != nil {
-		return o.asOf.pick(r, o.row, func(c *kv.Cell) error { return o.cell(c) })
+		return o.asOf.pick(*r, o.row, func(c *kv.Cell) error { return o.cell(c) })
 	}
 	for i := range r.Cells {
 		if err := o.cell(&r.Cells[i]); err != nil {
@@ -461,7 +493,7 @@ func (o *scanOp) decode(r kv.Row) (ok bool, err error) {
 // completing the row). ok reports that it did.
 func (o *scanOp) decodeLate(it kv.RowIterator) (ok bool, err error) {
 	t := o.p.Table
-	r := it.Row()
+	r := o.rowOf(it)
 	for i := range o.row {
 		o.row[i] = types.Null
 	}
@@ -472,8 +504,10 @@ func (o *scanOp) decodeLate(it kv.RowIterator) (ok bool, err error) {
 		}
 	}
 	for i := range r.Cells {
-		if o.early(&r.Cells[i]) {
-			if err := o.cell(&r.Cells[i]); err != nil {
+		c := &r.Cells[i]
+		id, n := binary.Uvarint(c.Qualifier)
+		if n > 0 && id < uint64(len(l.early)) && l.early[id] {
+			if err := o.cellID(c, id); err != nil {
 				return false, err
 			}
 		}
@@ -485,7 +519,7 @@ func (o *scanOp) decodeLate(it kv.RowIterator) (ok bool, err error) {
 		if err := kv.CompleteRow(it); err != nil {
 			return false, storageError(err)
 		}
-		r = it.Row()
+		r = o.rowOf(it)
 	}
 	if !l.key && !o.noKey {
 		if err := decodeKeyInto(t, r.Key, o.row); err != nil {
@@ -543,29 +577,35 @@ func decodeKeyInto(t *planner.TableDesc, key []byte, row Row) error {
 // cell decodes one cell version read for the row into its slot, and its
 // timestamp into the write-time slot.
 func (o *scanOp) cell(c *kv.Cell) error {
-	t := o.p.Table
 	id, n := binary.Uvarint(c.Qualifier)
 	if n <= 0 {
 		return nil
 	}
+	return o.cellID(c, id)
+}
+
+// cellID is cell with c's column id, read from its qualifier.
+func (o *scanOp) cellID(c *kv.Cell, id uint64) error {
 	if id == 0 {
-		if c.Family == t.MarkerFamily {
+		if len(o.keyWT) > 0 && c.Family == o.p.Table.MarkerFamily {
 			for _, s := range o.keyWT {
 				o.row[s] = types.NewTimestampTZ(int64(c.Timestamp))
 			}
 		}
 		return nil
 	}
-	if id >= uint64(len(o.byID)) || o.byID[id] < 0 {
+	if id >= uint64(len(o.ids)) {
 		return nil
 	}
-	ci := o.byID[id]
-	if c.Family != t.Columns[ci].Family {
+	ic := &o.ids[id]
+	ci := ic.ci
+	if ci < 0 || c.Family != ic.fam {
 		return nil
 	}
 	if o.raw != nil && o.raw[ci] {
 		o.row[ci], o.rawVal[ci] = rawText, c.Value
-	} else if !decodeIntInto(&o.row[ci], c.Value, t.Columns[ci].Type.Kind) {
+	} else if !decodeIntInto(&o.row[ci], c.Value, ic.kind) {
+		t := o.p.Table
 		d, err := keyenc.DecodeValue(c.Value, t.Columns[ci].Type)
 		if err != nil {
 			return pgerror.Wrap(err, pgerror.CodeDataCorrupted, "table "+t.Name+" column "+t.Columns[ci].Name)
@@ -586,7 +626,12 @@ func decodeIntInto(dst *types.Datum, b []byte, k types.Kind) bool {
 	if !k.IsInt() {
 		return false
 	}
-	v, n := binary.Varint(b)
+	// binary.Varint, whose call is not inlined, spelled out.
+	ux, n := binary.Uvarint(b)
+	v := int64(ux >> 1)
+	if ux&1 != 0 {
+		v = ^v
+	}
 	if n <= 0 || n != len(b) || (k == types.Int2 && v != int64(int16(v))) || (k == types.Int4 && v != int64(int32(v))) {
 		return false
 	}
@@ -924,6 +969,7 @@ func (p *prefetchIter) Next() bool {
 }
 
 func (p *prefetchIter) Row() kv.Row         { return p.row }
+func (p *prefetchIter) RowRef() *kv.Row     { return &p.row }
 func (p *prefetchIter) Err() error          { return p.err }
 func (p *prefetchIter) Stats() kv.ReadStats { return p.stats }
 

@@ -180,7 +180,7 @@ func (o *parallelScanOp) start(ctx context.Context) {
 	fast := o.su.fast.resolve(o.env) // read-only: the workers share it
 	for range o.nwork {
 		w := &scanOp{p: o.p, env: workerEnv(o.env), row: make(Row, len(o.p.Table.Columns)),
-			byID: o.su.byID, wt: o.su.wt, keyWT: o.su.keyWT, late: o.su.late, lazy: o.lazy, fast: fast}
+			ids: o.su.ids, wt: o.su.wt, keyWT: o.su.keyWT, late: o.su.late, lazy: o.lazy, fast: fast}
 		go o.work(ctx, w)
 	}
 }
@@ -243,6 +243,7 @@ func (o *parallelScanOp) readPiece(ctx context.Context, i int, w *scanOp, pa *pa
 	it := o.its[i]
 	var c *rowChunk
 	var passed int64
+	w.ref = kv.RowRefOf(it)
 	defer func() {
 		sh.mu.Lock()
 		sh.passed += passed
@@ -311,7 +312,7 @@ func (o *scanOp) decodeFiltered(it kv.RowIterator) (ok bool, err error) {
 	if o.late != nil {
 		return o.decodeLate(it)
 	}
-	if _, err := o.decode(it.Row()); err != nil {
+	if _, err := o.decode(o.rowOf(it)); err != nil {
 		return false, err
 	}
 	if o.p.Filter == nil {

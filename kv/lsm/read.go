@@ -136,9 +136,11 @@ type rowIterator struct {
 var (
 	_ kv.RowIterator  = (*rowIterator)(nil)
 	_ kv.RowCompleter = (*rowIterator)(nil)
+	_ kv.RowReferrer  = (*rowIterator)(nil)
 )
 
 func (it *rowIterator) Row() kv.Row         { return it.rr.row }
+func (it *rowIterator) RowRef() *kv.Row     { return &it.rr.row }
 func (it *rowIterator) Err() error          { return it.err }
 func (it *rowIterator) Stats() kv.ReadStats { return it.rr.stats }
 
