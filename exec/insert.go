@@ -106,7 +106,12 @@ func (x *executor) insert(ctx context.Context, p *planner.Insert) (int64, []Row,
 		keep = append(keep, i)
 	}
 	if p.Conflict == planner.ConflictDoUpdate {
-		return x.upsert(ctx, p, kvt, w, rows, keys, keep)
+		// Outside a block the read-modify-write runs under a Guard and
+		// again when it loses a race (autocommitRetry, txn.go); the rows
+		// to insert are evaluated once.
+		return x.autocommitRetry(ctx, func(ctx context.Context) (int64, []Row, error) {
+			return x.upsert(ctx, p, kvt, rows, keys, keep)
+		})
 	}
 	// Insert with RequireAbsent; DO NOTHING drops the conflicting rows and
 	// retries, so the statement stays one atomic batch.
@@ -144,11 +149,22 @@ func (x *executor) insert(ctx context.Context, p *planner.Insert) (int64, []Row,
 
 // upsert is INSERT ... ON CONFLICT DO UPDATE: existing rows are read, the
 // SET list evaluated over (existing, excluded), and everything written in
-// one batch whose preconditions fail (and the statement retries) if a
-// concurrent writer created or deleted one of the rows meanwhile.
-func (x *executor) upsert(ctx context.Context, p *planner.Insert, kvt kv.Table, w *rowWriter, rows []Row, keys [][]byte, keep []int) (int64, []Row, error) {
+// one batch whose preconditions fail if a concurrent writer created or
+// deleted one of the rows meanwhile. Outside a block the batch goes
+// through the statement's Guard (stmtWriteTable), which also refuses it
+// when a concurrent writer updated one of the rows, and autocommitRetry
+// runs upsert again; otherwise upsert retries a failed precondition
+// itself, a few times.
+func (x *executor) upsert(ctx context.Context, p *planner.Insert, kvt kv.Table, rows []Row, keys [][]byte, keep []int) (int64, []Row, error) {
 	t := p.Table
 	for attempt := 0; ; attempt++ {
+		// A timestamp per attempt: taken after the rows it rewrites were
+		// written, the new cells shadow theirs.
+		ts, err := x.writeTimestamp() // scan_asof.go: the clock or SET widesql.write_timestamp
+		if err != nil {
+			return 0, nil, err
+		}
+		w := &rowWriter{t: t, ts: ts}
 		existing, err := x.readRows(ctx, p.Table, kvt, keys, keep)
 		if err != nil {
 			return 0, nil, err
@@ -199,12 +215,19 @@ func (x *executor) upsert(ctx context.Context, p *planner.Insert, kvt kv.Table, 
 		if len(batch) == 0 {
 			return 0, nil, nil
 		}
-		err = kvt.Apply(ctx, batch)
-		if errors.Is(err, kv.ErrConditionFailed) && attempt < 10 {
+		if beforeAutocommitApply != nil {
+			beforeAutocommitApply()
+		}
+		wt, guarded, err := x.stmtWriteTable(t, kvt)
+		if err != nil {
+			return 0, nil, err
+		}
+		err = wt.Apply(ctx, batch)
+		if errors.Is(err, kv.ErrConditionFailed) && !guarded && attempt < 10 {
 			continue
 		}
 		if err != nil {
-			return 0, nil, storageError(err)
+			return 0, nil, writeError(wt, guarded, err)
 		}
 		return int64(len(written)), written, nil
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"time"
 
 	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/kv/txn"
@@ -34,12 +36,30 @@ import (
 //
 // Outside a block each statement's writes go through Manager.Autocommit,
 // one atomic batch per statement and table, registered for conflict
-// detection.
+// detection. An UPDATE, DELETE or upsert outside a block is a
+// read-modify-write that could lose a race with another session's write
+// between its read and its apply (a lost update of n = n + 1, a row
+// deleted meanwhile). It runs instead under a txn.Guard (autocommitRetry):
+// it reads the live store after the Guard starts and applies its one batch
+// through the Guard, which refuses it (applying nothing) when a commit the
+// reads may have missed wrote one of its rows; the statement then runs
+// again from the start, a bounded number of times (CockroachDB's
+// automatic retry of implicit transactions). A Guard takes no snapshot and
+// buffers nothing, so an uncontended statement pays a few lock round trips
+// and no more. Nothing reaches the client before the apply (RETURNING rows
+// are materialized), so a retry is invisible but for sequences, which are
+// not transactional: a lost attempt's nextval values are consumed. To the
+// client this is PostgreSQL's READ COMMITTED: a row deleted concurrently
+// is skipped (UPDATE 0), one updated concurrently is read again, its WHERE
+// re-checked and its new version written. Inside a block the same race is
+// 40001 at COMMIT, as in PostgreSQL's REPEATABLE READ.
 type txnState struct {
 	block    bool // a transaction block is open (explicit or implicit)
 	implicit bool // the block is the implicit one of a multi-statement Query
 	tx       *txn.Txn
-	started  bool // a statement ran in the block (SET TRANSACTION is too late)
+	guard    *txn.Guard // outside a block: the Guard of the running UPDATE, DELETE or upsert (autocommitRetry)
+	guardBuf txn.Guard  // guard's value, reused from statement to statement
+	started  bool       // a statement ran in the block (SET TRANSACTION is too late)
 
 	isolation string // of the block
 	readOnly  bool
@@ -61,6 +81,124 @@ type savepoint struct {
 // COMMIT, undoing SET LOCAL).
 type gucUndo struct {
 	orig, sess string
+}
+
+// beforeAutocommitApply, when set (by tests only), runs in UPDATE, DELETE
+// and upsert after they have read their rows and before they apply their
+// batch: a test writes from another session there to lose a race on
+// purpose.
+var beforeAutocommitApply func()
+
+// autocommitAttempts bounds the runs of an autocommit UPDATE, DELETE or
+// upsert that keeps losing races; the last loss is 40001.
+const autocommitAttempts = 200
+
+// autocommitRetry runs an UPDATE, DELETE or upsert (run) outside a block
+// under a txn.Guard, again from the start each time it loses a race (see
+// txnState). Inside a block, or without a session, it runs run once as it
+// is.
+//
+// The statement reads as any autocommit statement does, through the live
+// autocommit handle (a prepared write by key keeps its operator tree,
+// prepared_write.go), but only after the Guard started: every commit the
+// reads may have missed and that wrote one of the statement's rows makes
+// the Guard refuse the batch (txn.ErrConflict), and a row created or
+// deleted since the read fails the batch's precondition (errLostRace).
+// run applies its batch through stmtWriteTable, once.
+func (x *executor) autocommitRetry(ctx context.Context, run func(context.Context) (int64, []Row, error)) (int64, []Row, error) {
+	s := x.env.sess
+	if s == nil || s.tx.tx != nil || s.tx.block || s.tx.guard != nil {
+		return run(ctx)
+	}
+	for attempt := 1; ; attempt++ {
+		n, rows, err := x.runGuarded(ctx, s, run)
+		if err == nil {
+			return n, rows, nil
+		}
+		lost := errors.Is(err, txn.ErrConflict) || errors.Is(err, errLostRace)
+		if !lost || attempt == autocommitAttempts {
+			if errors.Is(err, errLostRace) {
+				return 0, nil, lostRaceError()
+			}
+			return 0, nil, txnError(err)
+		}
+		if err := retryPause(ctx, attempt); err != nil {
+			return 0, nil, err
+		}
+	}
+}
+
+// runGuarded runs run once under a Guard, the session's reused one.
+func (x *executor) runGuarded(ctx context.Context, s *Session, run func(context.Context) (int64, []Row, error)) (int64, []Row, error) {
+	g := &s.tx.guardBuf
+	if err := x.eng.txm.StartGuard(ctx, g); err != nil {
+		return 0, nil, err
+	}
+	s.tx.guard = g
+	defer func() {
+		s.tx.guard = nil
+		g.Release()
+	}()
+	return run(ctx)
+}
+
+// errLostRace: a statement's batch found a row it read gone, or one it
+// did not read present (a precondition failed): another session wrote
+// the row since the read.
+var errLostRace = errors.New("exec: row written concurrently")
+
+// lostRaceError is errLostRace for the client: a statement in a block, or
+// one that kept losing.
+func lostRaceError() error {
+	return pgerror.New(pgerror.CodeSerializationFailure, "could not serialize access due to concurrent delete").
+		WithHint("The statement may be retried.")
+}
+
+// stmtWriteTable returns the table through which an autocommit UPDATE,
+// DELETE or upsert that read through kvt (kvTable's table of desc) applies
+// its batch: while autocommitRetry runs it, the live table behind the
+// session's Guard (guarded); otherwise kvt.
+func (x *executor) stmtWriteTable(desc *planner.TableDesc, kvt kv.Table) (t kv.Table, guarded bool, err error) {
+	s := x.env.sess
+	if s == nil || s.tx.guard == nil {
+		return kvt, false, nil
+	}
+	ac := &s.autocommit
+	if ac.desc != desc { // kvTable made no handle for desc: not cached
+		live, err := x.eng.cat.kvTable(desc)
+		if err != nil {
+			return nil, false, err
+		}
+		return layoutTable(desc, s.tx.guard.Table(desc.KVName(), live)), true, nil
+	}
+	// The handle keeps one guarded table for the session's statements on
+	// its table; only its Guard changes.
+	if ac.guarded == nil {
+		ac.guardTable = txn.GuardTable{Table: ac.live, Name: desc.KVName()}
+		ac.guarded = layoutTable(desc, &ac.guardTable)
+	}
+	ac.guardTable.G = s.tx.guard
+	return ac.guarded, true, nil
+}
+
+// retryPause waits before attempt+1 of a statement that lost a race:
+// not at all after the first loss, then a random pause whose bound
+// doubles with the losses up to 10ms. Racers that keep colliding spread
+// out, and one that keeps losing to busier ones (optimistic conflicts
+// give no fairness) still gets a quiet window within its attempts.
+func retryPause(ctx context.Context, attempt int) error {
+	if attempt < 2 {
+		return nil
+	}
+	bound := min(50*time.Microsecond<<min(attempt, 16), 10*time.Millisecond)
+	t := time.NewTimer(time.Duration(rand.Int64N(int64(bound))))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 // kvTable is the single funnel through which the executor reaches table
@@ -99,6 +237,10 @@ type autocommitHandle struct {
 	// execution (prepared_write.go); nil while one runs it.
 	tree     operator
 	treePlan planner.Plan
+	// guarded is layoutTable over guardTable, the live table behind the
+	// running statement's Guard: stmtWriteTable's, made on first use.
+	guarded    kv.Table
+	guardTable txn.GuardTable
 }
 
 // beginBlock opens a transaction block.

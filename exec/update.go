@@ -5,14 +5,21 @@ import (
 	"errors"
 
 	"github.com/widesql/widesql/kv"
-	"github.com/widesql/widesql/pgwire/pgerror"
+	"github.com/widesql/widesql/kv/txn"
 	"github.com/widesql/widesql/planner"
 )
 
 // update rewrites the cells of the rows its scan finds. A change to a
 // rowkey column moves the row: the old row is deleted and the new one
 // written, checked against the rows that exist and are not moving.
+// Outside a transaction block it runs again when it loses a race
+// (autocommitRetry, txn.go).
 func (x *executor) update(ctx context.Context, p *planner.Update) (int64, []Row, error) {
+	return x.autocommitRetry(ctx, func(ctx context.Context) (int64, []Row, error) { return x.updateOnce(ctx, p) })
+}
+
+// updateOnce runs update once.
+func (x *executor) updateOnce(ctx context.Context, p *planner.Update) (int64, []Row, error) {
 	t := p.Table
 	kvt, err := x.kvTable(t)
 	if err != nil {
@@ -95,12 +102,8 @@ func (x *executor) update(ctx context.Context, p *planner.Update) (int64, []Row,
 	if len(batch) == 0 {
 		return 0, nil, nil
 	}
-	if err := kvt.Apply(ctx, batch); err != nil {
-		if errors.Is(err, kv.ErrConditionFailed) {
-			return 0, nil, pgerror.New("40001", "could not serialize access due to concurrent delete").
-				WithHint("The statement may be retried.")
-		}
-		return 0, nil, storageError(err)
+	if err := x.applyWrite(ctx, t, kvt, batch); err != nil {
+		return 0, nil, err
 	}
 	return n, out, nil
 }
@@ -130,11 +133,18 @@ func (x *executor) checkMoves(ctx context.Context, t *planner.TableDesc, kvt kv.
 	return nil
 }
 
-// delete removes the rows its scan finds, in one batch.
+// delete removes the rows its scan finds, in one batch. Outside a
+// transaction block it runs again when it loses a race (autocommitRetry,
+// txn.go).
 func (x *executor) delete(ctx context.Context, p *planner.Delete) (int64, []Row, error) {
 	if p.Table.Virtual == planner.VirtualCells {
 		return x.deleteCells(ctx, p) // timeviews.go
 	}
+	return x.autocommitRetry(ctx, func(ctx context.Context) (int64, []Row, error) { return x.deleteOnce(ctx, p) })
+}
+
+// deleteOnce runs delete once.
+func (x *executor) deleteOnce(ctx context.Context, p *planner.Delete) (int64, []Row, error) {
 	kvt, err := x.kvTable(p.Table)
 	if err != nil {
 		return 0, nil, err
@@ -159,8 +169,44 @@ func (x *executor) delete(ctx context.Context, p *planner.Delete) (int64, []Row,
 	if len(batch) == 0 {
 		return 0, nil, nil
 	}
-	if err := kvt.Apply(ctx, batch); err != nil {
-		return 0, nil, storageError(err)
+	if err := x.applyWrite(ctx, p.Table, kvt, batch); err != nil {
+		return 0, nil, err
 	}
 	return int64(len(batch)), out, nil
+}
+
+// applyWrite applies the batch of an UPDATE or DELETE that read its rows
+// through kvt: to kvt, or outside a block through the statement's Guard
+// (stmtWriteTable, txn.go). A failed precondition means another session
+// wrote one of the rows since the read: errLostRace, which autocommitRetry
+// retries; in a block it is 40001.
+func (x *executor) applyWrite(ctx context.Context, t *planner.TableDesc, kvt kv.Table, batch []kv.RowMutation) error {
+	if beforeAutocommitApply != nil {
+		beforeAutocommitApply()
+	}
+	wt, guarded, err := x.stmtWriteTable(t, kvt)
+	if err != nil {
+		return err
+	}
+	return writeError(wt, guarded, wt.Apply(ctx, batch))
+}
+
+// writeError maps the error of a read-modify-write's Apply through wt.
+// A failed precondition is errLostRace when autocommitRetry may run the
+// statement again (guarded, and the batch applied nothing, which only an
+// atomic batch promises; a retry after a partial apply would write some
+// rows twice), else 40001. The Guard's refusal (txn.ErrConflict) is
+// returned as it is, for autocommitRetry.
+func writeError(wt kv.Table, guarded bool, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, kv.ErrConditionFailed) && guarded && wt.AtomicBatches():
+		return errLostRace
+	case errors.Is(err, kv.ErrConditionFailed):
+		return lostRaceError()
+	case errors.Is(err, txn.ErrConflict) && guarded:
+		return err
+	}
+	return storageError(err)
 }
