@@ -100,7 +100,8 @@
 // iterates with no store lock held: memtables are only ever appended to,
 // and entries above the read's sequence number are skipped, so the live
 // btree is a consistent view. memIter copies it in chunks (8 entries,
-// doubling to 256; a Get's stops at its row's end) into a reused buffer,
+// doubling to 256; a Get's first is 16 and stops at its row's end; a seek
+// to a key within the copied entries moves within them) into a reused buffer,
 // holding the memtable's RWMutex for reading only during a copy; the one
 // writer (under commitMu) holds it for one batch's inserts into that
 // memtable (memtable.go, memiter.go). Long scans never block writers. A

@@ -16,6 +16,13 @@
 // a kv.Table whose Apply registers its keys with the Manager, so that a
 // transaction that started earlier sees the conflict.
 //
+// A read-modify-write outside a transaction (an SQL UPDATE in autocommit)
+// uses a Guard: g, err := m.Guard(ctx), reads of the live table, then
+// g.Apply(ctx, name, live, batch), which fails with ErrConflict and
+// applies nothing if a commit above the Guard's start wrote one of the
+// batch's keys, and g.Release(). It takes no snapshot and buffers nothing
+// (guard.go says why it is race free).
+//
 // # Isolation
 //
 // Reads see the store snapshot taken by Begin (kv.Snapshotter) plus the
