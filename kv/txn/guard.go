@@ -161,17 +161,8 @@ func (g *Guard) conflictLocked(keys map[uint64]struct{}) bool {
 	}
 	commits := g.m.commits
 	for i := len(commits) - 1; i >= 0 && commits[i].num > g.start; i-- {
-		if g.ownCommit(commits[i].num) {
-			continue
-		}
-		small, big := commits[i].keys, keys
-		if len(small) > len(big) {
-			small, big = big, small
-		}
-		for h := range small {
-			if _, ok := big[h]; ok {
-				return true
-			}
+		if !g.ownCommit(commits[i].num) && intersects(commits[i].keys, keys) {
+			return true
 		}
 	}
 	return false

@@ -132,14 +132,22 @@ func (m *Manager) endTxn(start uint64) {
 // keys.
 func (m *Manager) conflictLocked(start uint64, keys map[uint64]struct{}) bool {
 	for i := len(m.commits) - 1; i >= 0 && m.commits[i].num > start; i-- {
-		small, big := m.commits[i].keys, keys
-		if len(small) > len(big) {
-			small, big = big, small
+		if intersects(m.commits[i].keys, keys) {
+			return true
 		}
-		for h := range small {
-			if _, ok := big[h]; ok {
-				return true
-			}
+	}
+	return false
+}
+
+// intersects reports whether key sets a and b share a hash, walking the
+// smaller.
+func intersects(a, b map[uint64]struct{}) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	for h := range a {
+		if _, ok := b[h]; ok {
+			return true
 		}
 	}
 	return false
