@@ -26,50 +26,18 @@ func TestConcurrentAutocommitIncrement(t *testing.T) {
 	setup := pgxConnect(t, tg, pgx.QueryExecModeCacheStatement)
 	mustExec(t, setup, "CREATE TABLE ctr (k INT PRIMARY KEY, n BIGINT)")
 	mustExec(t, setup, "INSERT INTO ctr VALUES (1, 0), (2, 0)")
-	conns := make([]*pgx.Conn, workers)
-	for i := range conns {
-		mode := pgx.QueryExecModeCacheStatement
-		if i%2 == 1 {
-			mode = pgx.QueryExecModeSimpleProtocol
-		}
-		conns[i] = pgxConnect(t, tg, mode)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	var wg sync.WaitGroup
-	errs := make(chan error, workers)
-	seen := make(chan int64, workers*rounds)
-	for i, c := range conns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for r := 0; r < rounds; r++ {
-				if i < 2 {
-					tag, err := c.Exec(ctx, "UPDATE ctr SET n = n + 1 WHERE k = $1", 1)
-					if err == nil && tag.RowsAffected() != 1 {
-						err = fmt.Errorf("UPDATE affected %d rows", tag.RowsAffected())
-					}
-					if err != nil {
-						errs <- fmt.Errorf("connection %d, round %d: %w", i, r, err)
-						return
-					}
-					continue
-				}
-				var n int64
-				if err := c.QueryRow(ctx, "UPDATE ctr SET n = n + 1 WHERE k = 1 RETURNING n").Scan(&n); err != nil {
-					errs <- fmt.Errorf("connection %d, round %d: %w", i, r, err)
-					return
-				}
-				seen <- n
+	seen := raceConns(t, raceConnsOf(t, tg, workers), rounds, func(ctx context.Context, c *pgx.Conn, i, r int) (int64, bool, error) {
+		if i < 2 {
+			tag, err := c.Exec(ctx, "UPDATE ctr SET n = n + 1 WHERE k = $1", 1)
+			if err == nil && tag.RowsAffected() != 1 {
+				err = fmt.Errorf("UPDATE affected %d rows", tag.RowsAffected())
 			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	close(seen)
-	for err := range errs {
-		t.Errorf("%v (SQLSTATE %q)", err, errCode(err))
-	}
+			return 0, false, err
+		}
+		var n int64
+		err := c.QueryRow(ctx, "UPDATE ctr SET n = n + 1 WHERE k = 1 RETURNING n").Scan(&n)
+		return n, true, err
+	})
 	if t.Failed() {
 		return
 	}
@@ -79,16 +47,7 @@ func TestConcurrentAutocommitIncrement(t *testing.T) {
 	if n := queryInt(t, setup, "SELECT n FROM ctr WHERE k = 2"); n != 0 {
 		t.Errorf("untouched row: n = %d", n)
 	}
-	dup, bad := map[int64]bool{}, 0
-	for n := range seen {
-		if dup[n] || n < 1 || n > workers*rounds {
-			bad++
-		}
-		dup[n] = true
-	}
-	if bad > 0 {
-		t.Errorf("RETURNING gave %d values that another statement also saw, or out of range", bad)
-	}
+	checkDistinct(t, seen, workers*rounds)
 }
 
 // TestConcurrentAutocommitDeleteUpdate: one connection updates every row
@@ -172,51 +131,18 @@ func TestConcurrentAutocommitUpsert(t *testing.T) {
 	tg := newTarget(t)
 	setup := pgxConnect(t, tg, pgx.QueryExecModeCacheStatement)
 	mustExec(t, setup, "CREATE TABLE ups (k INT PRIMARY KEY, n BIGINT)")
-	conns := make([]*pgx.Conn, workers)
-	for i := range conns {
-		mode := pgx.QueryExecModeCacheStatement
-		if i%2 == 1 {
-			mode = pgx.QueryExecModeSimpleProtocol
-		}
-		conns[i] = pgxConnect(t, tg, mode)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	var wg sync.WaitGroup
-	errs := make(chan error, workers)
-	seen := make(chan int64, workers*rounds)
-	for i, c := range conns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for r := 0; r < rounds; r++ {
-				if r%2 == 0 {
-					tag, err := c.Exec(ctx, "INSERT INTO ups VALUES ($1, 1) ON CONFLICT (k) DO UPDATE SET n = ups.n + 1", 1)
-					if err == nil && tag.RowsAffected() != 1 {
-						err = fmt.Errorf("upsert affected %d rows", tag.RowsAffected())
-					}
-					if err != nil {
-						errs <- fmt.Errorf("connection %d, round %d: %w", i, r, err)
-						return
-					}
-					continue
-				}
-				var n int64
-				err := c.QueryRow(ctx, "INSERT INTO ups AS t VALUES (1, 1) ON CONFLICT (k) DO UPDATE SET n = t.n + excluded.n RETURNING n").Scan(&n)
-				if err != nil {
-					errs <- fmt.Errorf("connection %d, round %d: %w", i, r, err)
-					return
-				}
-				seen <- n
+	seen := raceConns(t, raceConnsOf(t, tg, workers), rounds, func(ctx context.Context, c *pgx.Conn, i, r int) (int64, bool, error) {
+		if r%2 == 0 {
+			tag, err := c.Exec(ctx, "INSERT INTO ups VALUES ($1, 1) ON CONFLICT (k) DO UPDATE SET n = ups.n + 1", 1)
+			if err == nil && tag.RowsAffected() != 1 {
+				err = fmt.Errorf("upsert affected %d rows", tag.RowsAffected())
 			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	close(seen)
-	for err := range errs {
-		t.Errorf("%v (SQLSTATE %q)", err, errCode(err))
-	}
+			return 0, false, err
+		}
+		var n int64
+		err := c.QueryRow(ctx, "INSERT INTO ups AS t VALUES (1, 1) ON CONFLICT (k) DO UPDATE SET n = t.n + excluded.n RETURNING n").Scan(&n)
+		return n, true, err
+	})
 	if t.Failed() {
 		return
 	}
@@ -226,9 +152,69 @@ func TestConcurrentAutocommitUpsert(t *testing.T) {
 	if n := queryInt(t, setup, "SELECT count(*) FROM ups"); n != 1 {
 		t.Errorf("%d rows", n)
 	}
-	dup, bad := map[int64]bool{}, 0
+	checkDistinct(t, seen, workers*rounds)
+}
+
+// raceConnsOf opens n connections to tg, alternately through the extended
+// protocol (cached statements) and the simple one.
+func raceConnsOf(t *testing.T, tg target, n int) []*pgx.Conn {
+	conns := make([]*pgx.Conn, n)
+	for i := range conns {
+		mode := pgx.QueryExecModeCacheStatement
+		if i%2 == 1 {
+			mode = pgx.QueryExecModeSimpleProtocol
+		}
+		conns[i] = pgxConnect(t, tg, mode)
+	}
+	return conns
+}
+
+// raceConns runs step rounds times on every connection at once (i the
+// connection, r the round) and returns the values of the steps that
+// report one (a RETURNING). A step's error fails t, with its SQLSTATE,
+// and ends that connection's rounds.
+func raceConns(t *testing.T, conns []*pgx.Conn, rounds int, step func(ctx context.Context, c *pgx.Conn, i, r int) (int64, bool, error)) []int64 {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make(chan error, len(conns))
+	seen := make(chan int64, len(conns)*rounds)
+	for i, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := 0; r < rounds; r++ {
+				n, ok, err := step(ctx, c, i, r)
+				if err != nil {
+					errs <- fmt.Errorf("connection %d, round %d: %w", i, r, err)
+					return
+				}
+				if ok {
+					seen <- n
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	close(seen)
+	for err := range errs {
+		t.Errorf("%v (SQLSTATE %q)", err, errCode(err))
+	}
+	var out []int64
 	for n := range seen {
-		if dup[n] || n < 1 || n > workers*rounds {
+		out = append(out, n)
+	}
+	return out
+}
+
+// checkDistinct fails t unless the RETURNING values seen are distinct and
+// in [1, max]: each statement saw its own increment.
+func checkDistinct(t *testing.T, seen []int64, max int) {
+	t.Helper()
+	dup, bad := map[int64]bool{}, 0
+	for _, n := range seen {
+		if dup[n] || n < 1 || n > int64(max) {
 			bad++
 		}
 		dup[n] = true
