@@ -2,11 +2,16 @@ package lsm
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"runtime"
 	"testing"
 	"time"
 
 	"github.com/widesql/widesql/kv"
+	"github.com/widesql/widesql/kv/lsm/internal/ikey"
 )
 
 // BenchmarkMemHotRows measures the reads of YCSB B and C over a usertable
@@ -154,4 +159,128 @@ func BenchmarkMemHotRows(b *testing.B) {
 		}
 		b.ReportMetric(float64((cpuTime()-c0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	})
+}
+
+// memBenchEntries is the size of the memtables of BenchmarkMemtableGet
+// and BenchmarkMemtableInsert: about half a million entries, as a 64 MiB
+// memtable of YCSB rows holds.
+const memBenchEntries = 500_000
+
+// memBenchRows returns the row keys and cells of a memtable of about
+// memBenchEntries entries of one of two key shapes, in insertion order:
+// "ycsb", usertable rows keyed "user" and a hashed record number (go-ycsb's
+// key names, variable length), eleven cells each (the row marker and ten
+// 100-byte fields), inserted in hash order; or "kv", the harness's kv
+// table keyed (tenant INT, id BIGINT) in key encoding, a marker and grp,
+// val in family d and a 100-byte payload in family p, inserted in id
+// order for 8 tenants.
+func memBenchRows(shape string) (rows [][]byte, es []entry) {
+	var seq uint64
+	add := func(row []byte, fam string, q []byte, vlen int) {
+		seq++
+		es = append(es, entry{key: ikey.Append(nil, row, fam, q, 1000, seq, ikey.KindSet), value: make([]byte, vlen)})
+	}
+	switch shape {
+	case "ycsb":
+		for i := range memBenchEntries / 11 {
+			h := fnv.New64a()
+			binary.Write(h, binary.LittleEndian, int64(i))
+			row := fmt.Appendf(nil, "user%d", h.Sum64()&(1<<63-1))
+			rows = append(rows, row)
+			add(row, "d", growthMarker, 0)
+			for f := range 10 {
+				add(row, "d", fmt.Appendf(nil, "field%d", f), 100)
+			}
+		}
+	case "kv":
+		const tenants = 8
+		for id := range memBenchEntries / 4 / tenants {
+			for tenant := range tenants {
+				row := binary.BigEndian.AppendUint32(nil, uint32(tenant+1)^1<<31)
+				row = binary.BigEndian.AppendUint64(row, uint64(id)^1<<63)
+				rows = append(rows, row)
+				add(row, "d", growthMarker, 0)
+				add(row, "d", []byte("grp"), 4)
+				add(row, "d", []byte("val"), 4)
+				add(row, "p", []byte("payload"), 100)
+			}
+		}
+	}
+	return rows, es
+}
+
+// BenchmarkMemtableGet measures a point read's memtable work, the
+// btree descent of a bounded memIter's first SeekGE and the copy of the
+// row's entries, over a memtable of memBenchEntries entries (much larger
+// than the CPU caches, as a server's) for both key shapes of
+// memBenchRows, rows picked at random.
+//
+//	go test ./kv/lsm -run XXX -bench MemtableGet -count 6
+func BenchmarkMemtableGet(b *testing.B) {
+	for _, shape := range []string{"ycsb", "kv"} {
+		b.Run(shape, func(b *testing.B) {
+			rows, es := memBenchRows(shape)
+			m := newMemtable()
+			for i := 0; i < len(es); i += 100 {
+				m.add(es[i:min(i+100, len(es))], uint64(i+1), 1)
+			}
+			prefixes := make([][]byte, len(rows))
+			for i, r := range rows {
+				prefixes[i] = ikey.RowPrefix(nil, r)
+			}
+			rng := rand.New(rand.NewPCG(1, 2))
+			order := rng.Perm(len(rows))
+			it := newMemIter(m)
+			n, cells := 0, 0
+			c0 := cpuTime()
+			for b.Loop() {
+				p := prefixes[order[n%len(order)]]
+				n++
+				it.reset(m, p)
+				for it.SeekGE(p); it.Valid(); it.Next() {
+					cells++
+				}
+				it.Close()
+			}
+			b.ReportMetric(float64((cpuTime()-c0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			if want := len(es) / len(rows) * n; cells != want {
+				b.Fatalf("%d cells, want %d", cells, want)
+			}
+		})
+	}
+}
+
+// BenchmarkMemtableInsertShapes measures memtable inserts (the commit path's
+// memtable.add, batches of 100 entries) into memtables grown to
+// memBenchEntries entries, for both key shapes of memBenchRows, in their
+// insertion order: random for ycsb, ascending ids for kv. The ns/op is
+// per entry.
+//
+//	go test ./kv/lsm -run XXX -bench MemtableInsertShapes -count 6
+func BenchmarkMemtableInsertShapes(b *testing.B) {
+	for _, shape := range []string{"ycsb", "kv"} {
+		b.Run(shape, func(b *testing.B) {
+			_, es := memBenchRows(shape)
+			const batch = 100
+			var m *memtable
+			i := len(es)
+			var cpu time.Duration
+			c0 := cpuTime()
+			for b.Loop() {
+				if i+batch > len(es) {
+					b.StopTimer()
+					cpu += cpuTime() - c0
+					m, i = newMemtable(), 0
+					runtime.GC()
+					c0 = cpuTime()
+					b.StartTimer()
+				}
+				m.add(es[i:i+batch], uint64(i+1), 1)
+				i += batch
+			}
+			cpu += cpuTime() - c0
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/entry")
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*batch), "cpu-ns/entry")
+		})
+	}
 }

@@ -57,9 +57,9 @@ const (
 	// per memtable). Sorted inserts (sequential rowkeys) leave nodes half
 	// full (a split keeps 31 items in a 64-slot array), about two slots per
 	// entry: that worst case is counted, so the size bounds the heap. For
-	// 1M entries the measured overhead was 28 bytes per entry sorted, 17
-	// random. TestMemtableSizeBoundsHeap checks both against the measured
-	// heap.
+	// 1M entries (32-byte items) the measured overhead was 61 bytes per
+	// entry sorted, 40 random. TestMemtableSizeBoundsHeap checks both
+	// against the measured heap.
 	entryOverhead = 2*entrySlot + 16
 )
 
@@ -135,10 +135,100 @@ type memTree struct {
 	fill   int      // the chunk being filled (huge entries have their own)
 }
 
-// mitem locates one entry's key and value (value right after the key).
-// A search pivot, whose key is not in the arena, is an mitem with chunk
-// pivotChunk and off the index of its slot in pivotKeys.
-type mitem struct{ chunk, off, klen, vlen uint32 }
+// mitem locates one entry's key and value (value right after the key)
+// and abbreviates the key (abbrev). A search pivot, whose key is not in
+// the arena, is an mitem with chunk pivotChunk and off the index of its
+// slot in pivotKeys.
+//
+// Its fields are packed into four words: less receives two items (and
+// the tree), and with more than nine words in all (amd64's integer
+// argument registers) the items are passed on the stack, which made
+// every compare markedly slower (inserts three times as slow with the
+// five fields of an unpacked layout). For the same reason the
+// abbreviation is two fields, not an array.
+type mitem struct {
+	abbr0, abbr1 uint64 // abbrev(key)
+	loc          uint64 // chunk<<32 | off
+	lens         uint64 // klen<<32 | vlen
+}
+
+func makeItem(k []byte, chunk, off uint32, vlen int) mitem {
+	a0, a1 := abbrev(k)
+	return mitem{a0, a1, uint64(chunk)<<32 | uint64(off), uint64(len(k))<<32 | uint64(uint32(vlen))}
+}
+
+func (it mitem) chunk() uint32 { return uint32(it.loc >> 32) }
+func (it mitem) off() uint32   { return uint32(it.loc) }
+func (it mitem) klen() uint32  { return uint32(it.lens >> 32) }
+
+func (it mitem) vlen() uint32 { return uint32(it.lens) }
+
+// abbrevLen is the length of an abbreviation.
+const abbrevLen = 16
+
+// abbrev returns k's abbreviation: the first abbrevLen bytes of k
+// unescaped (below), zero padded, as two big-endian words. Comparing
+// abbreviations, held in the btree's nodes, spares most compares of a
+// descent the read of both keys from the arena (a likely cache miss
+// each), as PostgreSQL's abbreviated sort keys and the key prefixes of
+// pebble's and RocksDB's index entries do.
+//
+// Unescaped: an internal key starts with the escaped rowkey (each 0x00
+// byte written 00 FF, the end 00 01: see ikey), and integer key columns
+// have many zero bytes, so the first 16 bytes of an escaped (tenant INT,
+// id BIGINT) rowkey hold only the tenant: every row of a tenant would tie.
+// abbrev turns each 00 FF back into 00 and stops (pads) at any other 00:
+// the rowkey's end, or a 00 not followed by FF in a key of another shape.
+// So the abbreviation holds the first 16 bytes of the rowkey itself, which
+// distinguish the rows of most tables (a YCSB key "user" and 19 digits
+// too), and only compares within a row fall back to the keys.
+//
+// The abbreviation is monotone for any byte strings: a < b (in
+// bytes.Compare's order) implies abbrev(a) <= abbrev(b), so abbrev(a) <
+// abbrev(b) implies a < b and less decides on unequal abbreviations
+// alone. Proof: read both keys in tokens (00 FF, a lone 00 that stops,
+// any other byte); the tokens before the first difference are equal and
+// give equal output. If a is a proper prefix of b, a's output then ends
+// (zero padding, <= whatever b emits). Else let a and b first differ at
+// byte i, a[i] < b[i]. If a[i-1] = b[i-1] = 00 starts the token: b[i] =
+// FF emits 00 and goes on while a stops (its zero padding <= b's output),
+// or neither is FF and both stop: equal. Else if a[i] = 00, a stops
+// (zeros), or emits 00 (a 00 FF) where b emits b[i] > 00. Else both emit
+// their byte at i, a[i] < b[i]. In each case, cut to abbrevLen bytes and
+// padded, abbrev(a) <= abbrev(b). Equal abbreviations decide nothing
+// (zero padding maps "ab" and "ab\x00" alike; keys of one row tie): then
+// less compares the keys.
+func abbrev(k []byte) (uint64, uint64) {
+	if len(k) >= 16 {
+		w0, w1 := binary.BigEndian.Uint64(k), binary.BigEndian.Uint64(k[8:])
+		if !hasZeroByte(w0) && !hasZeroByte(w1) {
+			return w0, w1 // the common case of a key without 00 in its first 16 bytes
+		}
+	}
+	var b [16]byte
+	n := 0
+	for i := 0; i < len(k) && n < len(b); i++ {
+		c := k[i]
+		if c == 0 {
+			if i+1 == len(k) || k[i+1] != 0xff {
+				break
+			}
+			i++
+		}
+		b[n] = c
+		n++
+	}
+	return binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])
+}
+
+// hasZeroByte reports whether one of w's bytes is 0 (the classic bit
+// trick: subtracting 1 from each byte borrows into its high bit only
+// where the byte was 0 or the borrow came from below, which a 0 byte
+// causes; masking by ^w keeps high bits of bytes below 0x80).
+func hasZeroByte(w uint64) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	return (w-lo)&^w&hi != 0
+}
 
 // memDegree is the btree's degree: nodes hold 31 to 63 items.
 const memDegree = 32
@@ -179,7 +269,7 @@ func pivot(k []byte) mitem {
 				if f.CompareAndSwap(used, used|1<<b) {
 					i := uint32(w*64 + b)
 					pivotKeys[i] = k
-					return mitem{chunk: pivotChunk, off: i, klen: uint32(len(k))}
+					return makeItem(k, pivotChunk, i, 0)
 				}
 			}
 		}
@@ -188,26 +278,36 @@ func pivot(k []byte) mitem {
 }
 
 func releasePivot(p mitem) {
-	pivotKeys[p.off] = nil
-	pivotFree[p.off/64].And(^(uint64(1) << (p.off % 64)))
+	i := p.off()
+	pivotKeys[i] = nil
+	pivotFree[i/64].And(^(uint64(1) << (i % 64)))
 }
 
 func (t *memTree) key(it mitem) []byte {
-	if it.chunk == pivotChunk {
-		return pivotKeys[it.off]
+	if it.chunk() == pivotChunk {
+		return pivotKeys[it.off()]
 	}
-	c := t.chunks[it.chunk]
-	return c[it.off : it.off+it.klen : it.off+it.klen]
+	c, off, end := t.chunks[it.chunk()], it.off(), it.off()+it.klen()
+	return c[off:end:end]
 }
 
-func (t *memTree) less(a, b mitem) bool { return bytes.Compare(t.key(a), t.key(b)) < 0 }
+// less orders items by their keys: by the abbreviations when they
+// differ (see abbrev), else by the keys' bytes.
+func (t *memTree) less(a, b mitem) bool {
+	if a.abbr0 != b.abbr0 {
+		return a.abbr0 < b.abbr0
+	}
+	if a.abbr1 != b.abbr1 {
+		return a.abbr1 < b.abbr1
+	}
+	return bytes.Compare(t.key(a), t.key(b)) < 0
+}
 
 func (t *memTree) entry(it mitem) entry {
-	c := t.chunks[it.chunk]
-	e := entry{key: c[it.off : it.off+it.klen : it.off+it.klen]}
-	if it.vlen > 0 {
-		v := it.off + it.klen
-		e.value = c[v : v+it.vlen : v+it.vlen]
+	c, off, v := t.chunks[it.chunk()], it.off(), it.off()+it.klen()
+	e := entry{key: c[off:v:v]}
+	if vl := it.vlen(); vl > 0 {
+		e.value = c[v : v+vl : v+vl]
 	}
 	return e
 }
@@ -215,10 +315,9 @@ func (t *memTree) entry(it mitem) entry {
 // store copies e into the arena.
 func (t *memTree) store(e entry) mitem {
 	need := len(e.key) + len(e.value)
-	kl, vl := uint32(len(e.key)), uint32(len(e.value))
 	if need >= chunkHuge {
 		t.chunks = append(t.chunks, append(append(make([]byte, 0, need), e.key...), e.value...))
-		return mitem{uint32(len(t.chunks) - 1), 0, kl, vl}
+		return makeItem(e.key, uint32(len(t.chunks)-1), 0, len(e.value))
 	}
 	if t.chunks == nil || cap(t.chunks[t.fill])-len(t.chunks[t.fill]) < need {
 		size := chunkMin
@@ -231,7 +330,7 @@ func (t *memTree) store(e entry) mitem {
 	c := t.chunks[t.fill]
 	off := len(c)
 	t.chunks[t.fill] = append(append(c, e.key...), e.value...)
-	return mitem{uint32(t.fill), uint32(off), kl, vl}
+	return makeItem(e.key, uint32(t.fill), uint32(off), len(e.value))
 }
 
 // insert adds e (a key not in the tree; an equal key is replaced, its
