@@ -302,8 +302,9 @@ func (s *Store) tableOf(r *region) *table {
 	return nil
 }
 
-// writeFlushFiles writes the entries of imm into one file per family. On
-// error it removes every file it created.
+// writeFlushFiles writes the entries of imm into one file per family,
+// but for the versions no current or future snapshot can see (flushDrop).
+// On error it removes every file it created.
 func (s *Store) writeFlushFiles(t *table, imm *memtable) (_ []*fileMeta, err error) {
 	fams := t.families().fams // stable: the caller holds manifestMu
 	ws := make([]*fileWriter, len(fams))
@@ -320,6 +321,13 @@ func (s *Store) writeFlushFiles(t *table, imm *memtable) (_ []*fileMeta, err err
 			}
 		}
 	}()
+	// Versions no snapshot at or after the oldest open one can see are
+	// left out (flush_drop.go); compaction would drop them later, but a
+	// hot row's reads would step past them until then.
+	var drop *flushDrop
+	if flushDropShadowed {
+		drop = newFlushDrop(fams, s.oldestSnapshot())
+	}
 	it := newMemIter(imm)
 	defer it.Close()
 	for it.First(); it.Valid(); it.Next() {
@@ -327,6 +335,15 @@ func (s *Store) writeFlushFiles(t *table, imm *memtable) (_ []*fileMeta, err err
 		p, err := ikey.Parse(k)
 		if err != nil {
 			return nil, fmt.Errorf("bad memtable key %q: %w", k, errCorrupt)
+		}
+		if drop != nil {
+			keep, err := drop.keep(&p, it.Value())
+			if err != nil {
+				return nil, fmt.Errorf("bad tombstone at %q: %w", k, errCorrupt)
+			}
+			if !keep {
+				continue
+			}
 		}
 		for fi := range fams {
 			if p.Kind != ikey.KindDeleteRow && !bytesEqual(p.Family, fams[fi].esc) {
