@@ -43,6 +43,11 @@ type prepared struct {
 	// was computed for; nil when no column of it qualifies.
 	raw    *rawPlan
 	rawFor planner.Plan
+	// bigTag is the command tag of a query that returned bigTagN rows,
+	// more than smallSelectTags holds: a prepared range that returns the
+	// same number of rows each time builds its tag once.
+	bigTag  string
+	bigTagN int64
 }
 
 // resultTypes returns the plan's column types, shared by every portal.
@@ -114,7 +119,7 @@ func (p *prepared) Bind(ctx context.Context, params [][]byte, paramFormats, resu
 	}
 	// The portal is allocated first, so that a few parameters are decoded
 	// into its own array: one allocation fewer per execution.
-	pt := &portal{prep: p}
+	pt := &portal{prep: p, loc: s.zone()}
 	var vals []types.Datum
 	switch {
 	case len(params) <= len(pt.paramArr):
@@ -131,7 +136,7 @@ func (p *prepared) Bind(ctx context.Context, params [][]byte, paramFormats, resu
 		if formatAt(paramFormats, i) == 1 {
 			vals[i], err = types.DecodeBinary(t, raw)
 		} else {
-			vals[i], err = types.ParseTextIn(t, string(raw), s.zone())
+			vals[i], err = types.ParseTextIn(t, string(raw), pt.loc)
 		}
 		if err != nil {
 			e := pgerror.Flatten(err)
@@ -146,9 +151,9 @@ func (p *prepared) Bind(ctx context.Context, params [][]byte, paramFormats, resu
 func (p *prepared) bindDatums(pt *portal, vals []types.Datum, resultFormats []int16) (pgwire.Portal, error) {
 	s := p.sess
 	if pt == nil {
-		pt = &portal{prep: p}
+		pt = &portal{prep: p, loc: s.zone()}
 	}
-	pt.params, pt.loc = vals, s.zone()
+	pt.params = vals
 	if len(resultFormats) > 1 && len(resultFormats) != len(p.cols) {
 		return nil, s.fail(pgerror.New(pgerror.CodeProtocolViolation, "bind message has %d result formats but query has %d columns", len(resultFormats), len(p.cols)))
 	}
@@ -277,23 +282,34 @@ func (pt *portal) AppendRow(ctx context.Context, dst []byte) ([]byte, error) {
 		return dst, err
 	}
 	dst = binary.BigEndian.AppendUint16(dst, uint16(len(row)))
-	for i, d := range row {
-		if d.IsNull() {
+	// The loop runs per column and row: the portal's fields are read once,
+	// and each value is read in place rather than copied out of the row.
+	raw, formats := pt.raw, pt.formats[:len(row)]
+	var rawVal [][]byte
+	if raw != nil {
+		raw, rawVal = raw[:len(row)], pt.rawScan.rawVal
+	}
+	for i := range row {
+		d := &row[i]
+		if !d.NotNull {
 			dst = append(dst, 0xff, 0xff, 0xff, 0xff)
 			continue
 		}
-		if pt.raw != nil && pt.raw[i] >= 0 {
-			v := pt.rawScan.rawVal[pt.raw[i]]
+		if raw != nil && raw[i] >= 0 {
+			v := rawVal[raw[i]]
 			dst = binary.BigEndian.AppendUint32(dst, uint32(len(v)))
 			dst = append(dst, v...)
 			continue
 		}
 		at := len(dst)
 		dst = append(dst, 0, 0, 0, 0)
-		if pt.formats[i] == 1 {
-			dst = types.AppendBinary(dst, d, pt.types[i])
-		} else {
-			dst = types.AppendTextIn(dst, d, pt.loc)
+		switch {
+		case formats[i] == 1:
+			dst = types.AppendBinary(dst, *d, pt.types[i])
+		case d.K.IsInt():
+			dst = strconv.AppendInt(dst, d.I, 10) // AppendTextIn's text of an integer
+		default:
+			dst = types.AppendTextIn(dst, *d, pt.loc)
 		}
 		binary.BigEndian.PutUint32(dst[at:], uint32(len(dst)-at-4))
 	}
@@ -343,6 +359,18 @@ func selectTag(n int64) string {
 	return "SELECT " + strconv.FormatInt(n, 10)
 }
 
+// selectTag is the package's selectTag, with the tag of a large count
+// kept for the statement's next execution.
+func (p *prepared) selectTag(n int64) string {
+	if n < int64(len(smallSelectTags)) {
+		return selectTag(n)
+	}
+	if p.bigTag == "" || p.bigTagN != n {
+		p.bigTag, p.bigTagN = selectTag(n), n
+	}
+	return p.bigTag
+}
+
 // nextRow returns the operator's next row, or io.EOF once the statement
 // is complete (setting its tag and closing the portal).
 func (pt *portal) nextRow(ctx context.Context) (Row, error) {
@@ -351,7 +379,7 @@ func (pt *portal) nextRow(ctx context.Context) (Row, error) {
 	}
 	row, err := pt.op.Next(ctx)
 	if err == io.EOF {
-		pt.tag = selectTag(pt.count)
+		pt.tag = pt.prep.selectTag(pt.count)
 		if pt.fixedTag != "" {
 			pt.tag = pt.fixedTag
 		}
@@ -382,17 +410,18 @@ func (pt *portal) encode(row Row) [][]byte {
 	}
 	e.buf = e.buf[:0]
 	ends := e.ends[:0]
-	for i, d := range row {
-		if d.IsNull() {
+	for i := range row {
+		d := &row[i] // not a copy per column and row
+		if !d.NotNull {
 			ends = append(ends, -1)
 			continue
 		}
 		if pt.raw != nil && pt.raw[i] >= 0 {
 			e.buf = append(e.buf, pt.rawScan.rawVal[pt.raw[i]]...)
 		} else if pt.formats[i] == 1 {
-			e.buf = types.AppendBinary(e.buf, d, pt.types[i])
+			e.buf = types.AppendBinary(e.buf, *d, pt.types[i])
 		} else {
-			e.buf = types.AppendTextIn(e.buf, d, pt.loc)
+			e.buf = types.AppendTextIn(e.buf, *d, pt.loc)
 		}
 		ends = append(ends, len(e.buf))
 	}

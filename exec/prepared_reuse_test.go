@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -124,4 +125,80 @@ func TestPreparedTreeReuse(t *testing.T) {
 	}
 	check("after DDL", all(bind(get, 3, 4)), "x,4")
 	check("after DDL, again", all(bind(get, 3, 5)), "v35,5")
+}
+
+// TestPreparedRangeReuse runs prepared ranges again and again with other
+// bounds, over an ascending and a descending key column: a kept tree
+// encodes each execution's bounds into the buffers of the last one, and
+// a query keeps the tag of its last large row count.
+func TestPreparedRangeReuse(t *testing.T) {
+	ctx := context.Background()
+	eng, err := exec.Open(ctx, memstore.New(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := eng.NewSession(ctx, map[string]string{"user": "test", "database": "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	c := &sessionClient{s: sess}
+	for _, q := range []string{
+		"CREATE TABLE ra (a INT, b INT, PRIMARY KEY (a, b))",
+		"CREATE TABLE rd (a INT, b INT, PRIMARY KEY (a, b DESC))",
+		"INSERT INTO ra SELECT g / 100, g % 100 FROM generate_series(0, 299) g",
+		"INSERT INTO rd SELECT g / 100, g % 100 FROM generate_series(0, 299) g",
+	} {
+		if _, _, _, err := c.run(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// run returns the b values and the tag of one execution.
+	run := func(p pgwire.Prepared, args ...int) (string, string) {
+		raw := make([][]byte, len(args))
+		for i, a := range args {
+			raw[i] = []byte(fmt.Sprint(a))
+		}
+		pt, err := p.Bind(ctx, raw, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pt.Close()
+		var bs []string
+		for {
+			vals, err := pt.Next(ctx)
+			if errors.Is(err, io.EOF) {
+				return strings.Join(bs, ","), pt.Tag()
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			bs = append(bs, string(vals[0]))
+		}
+	}
+	// want lists b in (lo, hi] in the order of the key column.
+	want := func(lo, hi int, desc bool) (string, string) {
+		var bs []string
+		for b := range 100 {
+			if b > lo && b <= hi {
+				bs = append(bs, fmt.Sprint(b))
+			}
+		}
+		if desc {
+			slices.Reverse(bs)
+		}
+		return strings.Join(bs, ","), fmt.Sprintf("SELECT %d", len(bs))
+	}
+	bounds := [][2]int{{10, 40}, {-5, 3}, {90, 200}, {0, 99}, {50, 50}, {60, 20}, {-1, 98}, {30, 40}, {10, 40}}
+	for _, table := range []string{"ra", "rd"} {
+		p := exec.MustPrepare(t, sess, "SELECT b FROM "+table+" WHERE a = $1 AND b > $2 AND b <= $3")
+		for i, bd := range bounds {
+			a := i % 3
+			rows, tag := run(p, a, bd[0], bd[1])
+			wantRows, wantTag := want(bd[0], bd[1], table == "rd")
+			if rows != wantRows || tag != wantTag {
+				t.Errorf("%s a=%d b in (%d, %d]: got %q %q, want %q %q", table, a, bd[0], bd[1], rows, tag, wantRows, wantTag)
+			}
+		}
+	}
 }

@@ -58,10 +58,12 @@ type scanOp struct {
 	err   error // an error of newScanOp, returned by Next
 	stats *nodeStats
 	empty bool
-	// keys and keyBuf hold this execution's encoded keys (the RowSet's
-	// Keys and their bytes); a reused scan (resetScan) encodes the next
-	// execution's keys into them once the previous read is closed.
+	// keys, ranges and keyBuf hold this execution's encoded access path
+	// (the RowSet's Keys and Ranges, and their bytes); a reused scan
+	// (resetScan) encodes the next execution's into them once the
+	// previous read is closed.
 	keys   [][]byte
+	ranges []kv.KeyRange
 	keyBuf []byte
 	// raw marks, by column index, the TEXT columns whose cell bytes the
 	// portal writes out itself (row_raw.go): the slot holds rawText and
@@ -117,12 +119,12 @@ func newScanOp(p *planner.Scan, t kv.Table, rs kv.RowSet, env *evalEnv) *scanOp 
 // buffers are kept. Only keyed reads come here (reusablePlan): no
 // parallel or prefetching scan, no virtual table, no EXPLAIN ANALYZE.
 func (x *executor) resetScan(o *scanOp, p *planner.Scan) error {
-	row, keys, keyBuf, rawVal := o.row, o.keys, o.keyBuf, o.rawVal
+	row, keys, ranges, keyBuf, rawVal := o.row, o.keys, o.ranges, o.keyBuf, o.rawVal
 	if cap(keyBuf) > 64<<10 {
-		keys, keyBuf = nil, nil // a long IN list's: not kept
+		keys, ranges, keyBuf = nil, nil, nil // a long IN list's: not kept
 	}
 	// raw is off until the portal turns it on again (useRaw).
-	*o = scanOp{p: p, env: x.env, row: row, keys: keys[:0], keyBuf: keyBuf[:0], rawVal: rawVal}
+	*o = scanOp{p: p, env: x.env, row: row, keys: keys[:0], ranges: ranges[:0], keyBuf: keyBuf[:0], rawVal: rawVal}
 	t, err := x.kvTable(p.Table)
 	if err != nil {
 		return err
@@ -130,11 +132,16 @@ func (x *executor) resetScan(o *scanOp, p *planner.Scan) error {
 	if p.Access.Merge {
 		t = newBucketMerge(p.Table, t) // layout.go
 	}
-	rs, empty, err := encodeAccessTo(p.Table, p.Access, nil, x.env, o.keys, &o.keyBuf)
+	rs, empty, err := encodeAccessTo(p.Table, p.Access, nil, x.env, o.keys, o.ranges, &o.keyBuf)
 	if err != nil {
 		return err
 	}
-	o.keys = rs.Keys
+	if rs.Keys != nil {
+		o.keys = rs.Keys
+	}
+	if rs.Ranges != nil {
+		o.ranges = rs.Ranges
+	}
 	if empty {
 		o.empty = true
 		return nil
@@ -664,13 +671,19 @@ func storageError(err error) error {
 // key value, or an empty range). The key values are evaluated over row:
 // nil, or the left row of a lookup join.
 func encodeAccess(t *planner.TableDesc, acc planner.Access, row Row, env *evalEnv) (kv.RowSet, bool, error) {
-	return encodeAccessTo(t, acc, row, env, nil, nil)
+	return encodeAccessTo(t, acc, row, env, nil, nil, nil)
 }
 
-// encodeAccessTo is encodeAccess appending the keys to keys[:0] and, when
-// buf is not nil, their bytes to *buf: a reused scan's buffers.
-func encodeAccessTo(t *planner.TableDesc, acc planner.Access, row Row, env *evalEnv, keys [][]byte, buf *[]byte) (kv.RowSet, bool, error) {
+// encodeAccessTo is encodeAccess appending the keys to keys[:0], the
+// ranges to ranges[:0] and, when buf is not nil, their bytes to *buf: a
+// reused scan's buffers.
+func encodeAccessTo(t *planner.TableDesc, acc planner.Access, row Row, env *evalEnv, keys [][]byte, ranges []kv.KeyRange, buf *[]byte) (kv.RowSet, bool, error) {
 	var rs kv.RowSet
+	if buf == nil {
+		// The keys' bytes share new arrays: fewer allocations than one per
+		// key, and no bytes are shared with anything else.
+		buf = new([]byte)
+	}
 	if acc.Kind == planner.FullScan {
 		return rs, false, nil
 	}
@@ -685,13 +698,12 @@ func encodeAccessTo(t *planner.TableDesc, acc planner.Access, row Row, env *eval
 			keys = make([][]byte, 0, len(acc.Spans))
 		}
 		rs.Keys = keys[:0]
+	} else if ranges != nil {
+		rs.Ranges = ranges[:0]
 	}
 	for i := range acc.Spans {
 		sp := &acc.Spans[i]
-		var dst []byte
-		if buf != nil {
-			dst = *buf
-		}
+		dst := *buf
 		key, ok, err := appendEq(dst, t, sp.Eq, row, env)
 		if err != nil {
 			return rs, false, err
@@ -700,14 +712,12 @@ func encodeAccessTo(t *planner.TableDesc, acc planner.Access, row Row, env *eval
 			continue
 		}
 		prefix := key[len(dst):len(key):len(key)]
-		if buf != nil {
-			*buf = key
-		}
+		*buf = key
 		if acc.Kind != planner.RangeScan {
 			rs.Keys = append(rs.Keys, prefix)
 			continue
 		}
-		r, ok, err := encodeRange(t, sp, prefix, row, env)
+		r, ok, err := encodeRange(t, sp, prefix, row, env, buf)
 		if err != nil {
 			return rs, false, err
 		}
@@ -774,16 +784,24 @@ func appendEq(key []byte, t *planner.TableDesc, eq []planner.Expr, row Row, env 
 	return key, true, nil
 }
 
-func encodeRange(t *planner.TableDesc, sp *planner.Span, prefix []byte, row Row, env *evalEnv) (kv.KeyRange, bool, error) {
+// encodeRange encodes span sp, whose equalities encoded to prefix, as a
+// key range; ok is false when it is empty. The bounds' bytes are appended
+// to *buf (and kept apart from later appends by their capacity).
+func encodeRange(t *planner.TableDesc, sp *planner.Span, prefix []byte, row Row, env *evalEnv, buf *[]byte) (kv.KeyRange, bool, error) {
 	kc := t.Key[len(sp.Eq)]
 	ct := t.Columns[kc.Col].Type
-	r := kv.KeyRange{Start: prefix, End: keyenc.PrefixEnd(prefix)}
-	if len(prefix) == 0 {
-		r = kv.KeyRange{}
-	}
 	if sp.HasPrefix {
-		p := keyenc.AppendStringPrefix(append([]byte(nil), prefix...), sp.Prefix, kc.Desc)
-		return kv.KeyRange{Start: p, End: keyenc.PrefixEnd(p)}, true, nil
+		p := appendKeyTo(buf, func(b []byte) []byte {
+			return keyenc.AppendStringPrefix(append(b, prefix...), sp.Prefix, kc.Desc)
+		})
+		return kv.KeyRange{Start: p, End: appendPrefixEnd(buf, p)}, true, nil
+	}
+	// The span's prefix bounds the range unless a bound replaces them; the
+	// end, PrefixEnd(prefix), is encoded only when no bound did.
+	var r kv.KeyRange
+	endSet := len(prefix) == 0
+	if !endSet {
+		r.Start = prefix
 	}
 	// SQL lower/upper bounds become byte lower/upper bounds, swapped for
 	// a DESC column (its encoding is inverted).
@@ -799,17 +817,19 @@ func encodeRange(t *planner.TableDesc, sp *planner.Span, prefix []byte, row Row,
 		if !ok {
 			return false, nil // comparison with NULL
 		}
-		enc := keyenc.AppendKey(append([]byte(nil), prefix...), d, ct, kc.Desc)
+		enc := appendKeyTo(buf, func(b []byte) []byte {
+			return keyenc.AppendKey(append(b, prefix...), d, ct, kc.Desc)
+		})
 		byteLower := lower != kc.Desc
 		switch {
 		case byteLower && incl:
 			r.Start = enc
 		case byteLower:
-			r.Start = keyenc.PrefixEnd(enc)
+			r.Start = appendPrefixEnd(buf, enc)
 		case incl:
-			r.End = keyenc.PrefixEnd(enc)
+			r.End, endSet = appendPrefixEnd(buf, enc), true
 		default:
-			r.End = enc
+			r.End, endSet = enc, true
 		}
 		return true, nil
 	}
@@ -823,10 +843,36 @@ func encodeRange(t *planner.TableDesc, sp *planner.Span, prefix []byte, row Row,
 			return r, false, err
 		}
 	}
+	if !endSet {
+		r.End = appendPrefixEnd(buf, prefix)
+	}
 	if r.Start != nil && r.End != nil && bytes.Compare(r.Start, r.End) >= 0 {
 		return r, false, nil
 	}
 	return r, true, nil
+}
+
+// appendKeyTo appends a key to *buf with enc, which appends it to the
+// slice it is given, and returns the key with its capacity cut to its
+// length, so that later appends to *buf never overwrite it.
+func appendKeyTo(buf *[]byte, enc func([]byte) []byte) []byte {
+	start := len(*buf)
+	*buf = enc(*buf)
+	return (*buf)[start:len(*buf):len(*buf)]
+}
+
+// appendPrefixEnd is keyenc.PrefixEnd(p) appended to *buf as appendKeyTo
+// does: the first key after every key with prefix p, nil when there is
+// none (p is empty or all 0xFF bytes).
+func appendPrefixEnd(buf *[]byte, p []byte) []byte {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] != 0xFF {
+			end := appendKeyTo(buf, func(b []byte) []byte { return append(b, p[:i+1]...) })
+			end[i]++
+			return end
+		}
+	}
+	return nil
 }
 
 // prefetchIter runs a kv.RowIterator on its own goroutine, copying its

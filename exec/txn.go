@@ -205,11 +205,21 @@ func retryPause(ctx context.Context, attempt int) error {
 // data: the overlay of the session's transaction inside a block, else
 // the autocommit handle that registers writes with the transaction manager.
 func (x *executor) kvTable(desc *planner.TableDesc) (kv.Table, error) {
+	s := x.env.sess
+	// gen is read before the lookup: while it is unchanged, no DDL has
+	// replaced or dropped the table since, so the session's handle of an
+	// earlier statement on desc still holds and the catalog's lock and
+	// map (a lookup per execution of a prepared read) are skipped.
+	gen := x.eng.cat.gen.Load()
+	if s != nil && s.tx.tx == nil {
+		if ac := &s.autocommit; ac.desc == desc && ac.gen == gen && ac.t != nil {
+			return layoutTable(desc, ac.t), nil
+		}
+	}
 	t, err := x.eng.cat.kvTable(desc)
 	if err != nil {
 		return nil, err
 	}
-	s := x.env.sess
 	if s != nil && s.tx.tx != nil {
 		return layoutTable(desc, s.tx.tx.Table(desc.KVName(), t, kvFamilies(desc))), nil
 	}
@@ -223,6 +233,7 @@ func (x *executor) kvTable(desc *planner.TableDesc) (kv.Table, error) {
 	if ac.desc != desc || ac.live != t {
 		*ac = autocommitHandle{desc: desc, live: t, t: x.eng.txm.Autocommit(desc.KVName(), t)}
 	}
+	ac.gen = gen
 	return layoutTable(desc, ac.t), nil
 }
 
@@ -232,6 +243,9 @@ type autocommitHandle struct {
 	desc *planner.TableDesc
 	live kv.Table
 	t    kv.Table
+	// gen is the catalog generation read before the lookup that last
+	// found live for desc (kvTable).
+	gen uint64
 	// tree is the closed operator tree of treePlan that the session's
 	// last UPDATE or DELETE by key on the table left for its next
 	// execution (prepared_write.go); nil while one runs it.
