@@ -46,7 +46,10 @@
 // sticky error, reads go on, nothing unacknowledged becomes visible.
 // Writers stall while memtables exceed MemoryBudget. A memtable is a
 // google/btree of pointer-free items locating keys and values copied into
-// arena chunks, so the GC scans neither; its size counts the keys, values,
+// arena chunks, so the GC scans neither. An item also holds the first 16
+// bytes of its key's rowkey (unescaped) as two words, so a descent compares
+// in the btree's nodes and reads the arena only between keys of one row
+// (memtable.go, abbrev). Its size counts the keys, values,
 // btree node slots (with the slack of half-full nodes) and the arena's
 // unused tail, so MemtableSize and MemoryBudget bound its real heap cost.
 //
@@ -65,7 +68,10 @@
 //
 // A flush rotates the WAL, freezes the memtable, waits until its entries are
 // acknowledged, writes the files (DeleteRow tombstones into every family's
-// file, so each family store is self-contained), records them and the
+// file, so each family store is self-contained), leaving out the cell
+// versions no snapshot at or after the oldest open one can see (covered,
+// beyond MaxVersions or expired, as compaction decides; tombstones are
+// kept, files below may hold what they delete: flush_drop.go), records them and the
 // region's flushed sequence number in the manifest, and drops WAL segments
 // no memtable needs. Compaction merges all files of a store, applying
 // visibility at the oldest open snapshot: shadowed versions, versions beyond
