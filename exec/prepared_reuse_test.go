@@ -21,16 +21,7 @@ import (
 // every execution must see its own parameters and rows.
 func TestPreparedTreeReuse(t *testing.T) {
 	ctx := context.Background()
-	eng, err := exec.Open(ctx, memstore.New(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := eng.NewSession(ctx, map[string]string{"user": "test", "database": "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
-	c := &sessionClient{s: sess}
+	c := memSessionClient(t)
 	for _, q := range []string{
 		"CREATE TABLE r (a INT, b INT, v TEXT, PRIMARY KEY (a, b))",
 		"INSERT INTO r SELECT g / 10, g % 10, 'v' || g FROM generate_series(0, 99) g",
@@ -39,7 +30,7 @@ func TestPreparedTreeReuse(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	prepare := func(sql string) pgwire.Prepared { return exec.MustPrepare(t, sess, sql) }
+	prepare := func(sql string) pgwire.Prepared { return exec.MustPrepare(t, c.s, sql) }
 	bind := func(p pgwire.Prepared, args ...any) pgwire.Portal {
 		raw := make([][]byte, len(args))
 		for i, a := range args {
@@ -133,16 +124,7 @@ func TestPreparedTreeReuse(t *testing.T) {
 // a query keeps the tag of its last large row count.
 func TestPreparedRangeReuse(t *testing.T) {
 	ctx := context.Background()
-	eng, err := exec.Open(ctx, memstore.New(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := eng.NewSession(ctx, map[string]string{"user": "test", "database": "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
-	c := &sessionClient{s: sess}
+	c := memSessionClient(t)
 	for _, q := range []string{
 		"CREATE TABLE ra (a INT, b INT, PRIMARY KEY (a, b))",
 		"CREATE TABLE rd (a INT, b INT, PRIMARY KEY (a, b DESC))",
@@ -191,7 +173,7 @@ func TestPreparedRangeReuse(t *testing.T) {
 	}
 	bounds := [][2]int{{10, 40}, {-5, 3}, {90, 200}, {0, 99}, {50, 50}, {60, 20}, {-1, 98}, {30, 40}, {10, 40}}
 	for _, table := range []string{"ra", "rd"} {
-		p := exec.MustPrepare(t, sess, "SELECT b FROM "+table+" WHERE a = $1 AND b > $2 AND b <= $3")
+		p := exec.MustPrepare(t, c.s, "SELECT b FROM "+table+" WHERE a = $1 AND b > $2 AND b <= $3")
 		for i, bd := range bounds {
 			a := i % 3
 			rows, tag := run(p, a, bd[0], bd[1])
@@ -201,4 +183,21 @@ func TestPreparedRangeReuse(t *testing.T) {
 			}
 		}
 	}
+}
+
+// memSessionClient opens an engine on a fresh in-memory store and a
+// session on it, closed when the test ends.
+func memSessionClient(t *testing.T) *sessionClient {
+	t.Helper()
+	ctx := context.Background()
+	eng, err := exec.Open(ctx, memstore.New(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := eng.NewSession(ctx, map[string]string{"user": "test", "database": "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.Close() })
+	return &sessionClient{s: sess}
 }
