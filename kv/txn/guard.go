@@ -78,15 +78,7 @@ func (m *Manager) StartGuard(ctx context.Context, g *Guard) error {
 	if g.m != nil && !g.done {
 		return fmt.Errorf("txn: StartGuard of a live Guard")
 	}
-	m.mu.Lock()
-	m.txns++
-	m.live.Add(1)
-	for len(m.unregistered) > 0 {
-		m.cond.Wait()
-	}
-	start := m.watermark
-	m.starts[start]++
-	m.mu.Unlock()
+	start := m.registerStart()
 	*g = Guard{m: m, start: start, own: g.own[:0]}
 	return nil
 }

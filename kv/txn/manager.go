@@ -91,11 +91,12 @@ func (m *Manager) keyHash(table string, key []byte) uint64 {
 	return h.Sum64()
 }
 
-// Begin starts a transaction: it waits for in-flight unregistered
-// autocommit writes, takes the watermark as its start number and then the
-// store snapshot. The caller must end it with Commit or Rollback.
-func (m *Manager) Begin(ctx context.Context) (*Txn, error) {
+// registerStart counts a new transaction or Guard as live, waits for
+// in-flight unregistered autocommit writes and returns the watermark as
+// its start number, registered in starts.
+func (m *Manager) registerStart() uint64 {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.txns++
 	m.live.Add(1)
 	for len(m.unregistered) > 0 {
@@ -103,7 +104,14 @@ func (m *Manager) Begin(ctx context.Context) (*Txn, error) {
 	}
 	start := m.watermark
 	m.starts[start]++
-	m.mu.Unlock()
+	return start
+}
+
+// Begin starts a transaction: it waits for in-flight unregistered
+// autocommit writes, takes the watermark as its start number and then the
+// store snapshot. The caller must end it with Commit or Rollback.
+func (m *Manager) Begin(ctx context.Context) (*Txn, error) {
+	start := m.registerStart()
 	t := &Txn{m: m, start: start, tables: map[string]*txnTable{}}
 	if m.snapper != nil {
 		snap, err := m.snapper.Snapshot(ctx)
