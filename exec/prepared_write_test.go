@@ -21,15 +21,8 @@ import (
 // between executions (prepared_write.go), and every execution must change
 // exactly its own row.
 func TestPreparedWriteTreeReuse(t *testing.T) {
-	t.Run("memstore", func(t *testing.T) { testPreparedWriteTreeReuse(t, memstore.New()) })
-	t.Run("lsm", func(t *testing.T) { // where UPDATEs carry their read's version
-		st, err := lsm.Open(t.TempDir(), lsm.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		testPreparedWriteTreeReuse(t, st)
-	})
+	// On lsm, UPDATEs carry their read's version.
+	onStores(t, lsm.Options{}, testPreparedWriteTreeReuse)
 }
 
 func testPreparedWriteTreeReuse(t *testing.T, store kv.Store) {

@@ -21,14 +21,20 @@ import (
 // version), with no error; inside a block the conflict is 40001, as in
 // PostgreSQL's REPEATABLE READ.
 func TestAutocommitRetry(t *testing.T) {
-	t.Run("memstore", func(t *testing.T) { testAutocommitRetry(t, memstore.New()) })
+	onStores(t, lsm.Options{NoSync: true}, testAutocommitRetry)
+}
+
+// onStores runs test on a fresh memstore and on a fresh lsm store opened
+// with opts, as subtests "memstore" and "lsm".
+func onStores(t *testing.T, opts lsm.Options, test func(*testing.T, kv.Store)) {
+	t.Run("memstore", func(t *testing.T) { test(t, memstore.New()) })
 	t.Run("lsm", func(t *testing.T) {
-		st, err := lsm.Open(t.TempDir(), lsm.Options{NoSync: true})
+		st, err := lsm.Open(t.TempDir(), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer st.Close()
-		testAutocommitRetry(t, st)
+		test(t, st)
 	})
 }
 
