@@ -679,10 +679,12 @@ func encodeAccess(t *planner.TableDesc, acc planner.Access, row Row, env *evalEn
 // reused scan's buffers.
 func encodeAccessTo(t *planner.TableDesc, acc planner.Access, row Row, env *evalEnv, keys [][]byte, ranges []kv.KeyRange, buf *[]byte) (kv.RowSet, bool, error) {
 	var rs kv.RowSet
+	var own []byte
 	if buf == nil {
 		// The keys' bytes share new arrays: fewer allocations than one per
-		// key, and no bytes are shared with anything else.
-		buf = new([]byte)
+		// key, and no bytes are shared with anything else. The slice
+		// header stays on the stack.
+		buf = &own
 	}
 	if acc.Kind == planner.FullScan {
 		return rs, false, nil
