@@ -37,6 +37,7 @@ func BenchmarkSeekGE(b *testing.B) {
 			it := r.NewIter()
 			defer it.Close()
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			for b.Loop() {
 				k := entries[rng.IntN(len(entries))].k
 				if !it.SeekGE(k) {
@@ -47,6 +48,7 @@ func BenchmarkSeekGE(b *testing.B) {
 		b.Run(fmt.Sprintf("%s/cached/iter-per-seek", c), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 1))
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			for b.Loop() {
 				k := entries[rng.IntN(len(entries))].k
 				it := r.NewIter()
@@ -63,6 +65,7 @@ func BenchmarkSeekGE(b *testing.B) {
 	b.Run("snappy/uncached", func(b *testing.B) {
 		rng := rand.New(rand.NewPCG(1, 1))
 		b.ReportAllocs()
+		defer reportCPU(b)()
 		for b.Loop() {
 			it := r.NewIter()
 			if !it.SeekGE(entries[rng.IntN(len(entries))].k) {
@@ -82,6 +85,8 @@ func BenchmarkScan100(b *testing.B) {
 				it := r.NewIter()
 				defer it.Close()
 				b.ReportAllocs()
+				defer reportCPU(b)()
+				defer reportCPU(b)()
 				for b.Loop() {
 					k := entries[rng.IntN(len(entries)-200)+100].k
 					if dir == "forward" {
@@ -118,6 +123,7 @@ func BenchmarkWrite(b *testing.B) {
 		b.Run(c.String(), func(b *testing.B) {
 			b.SetBytes(raw)
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			for b.Loop() {
 				f := &memFile{data: make([]byte, 0, 16<<20)}
 				w := NewWriter(f, "bench.sst", WriterOptions{Compression: c, BloomKey: rowOf})

@@ -33,6 +33,8 @@ type blockIter struct {
 	valid      bool
 	err        error
 
+	cb *cachedBlock // the block's cache entry, or nil (cached_block.go)
+
 	// prevCache holds the entries of the current restart run decoded by
 	// the last prev, so that successive prevs cost O(1) each.
 	prevCache []prevEntry
@@ -176,6 +178,9 @@ func (i *blockIter) restartKey(r int) ([]byte, bool) {
 // searchRestarts returns the number of restart points whose key is below
 // target, i.e. the index of the first restart key >= target.
 func (i *blockIter) searchRestarts(target []byte) (int, bool) {
+	if i.cb != nil {
+		return i.searchAbbr(target)
+	}
 	lo, hi := 0, i.numRestarts
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
@@ -231,15 +236,82 @@ func (i *blockIter) seekGE(target []byte) bool {
 		return false
 	}
 	r, ok := i.searchRestarts(target)
-	if !ok || !i.seekRestart(max(r-1, 0)) {
+	if !ok {
 		return false
 	}
-	for bytes.Compare(i.key, target) < 0 {
-		if !i.next() {
-			return false
-		}
+	if r == 0 {
+		return i.seekRestart(0)
 	}
-	return true
+	off := i.restart(r - 1)
+	if off < 0 {
+		return false
+	}
+	return i.scanGE(off, target)
+}
+
+// scanGE positions at the first entry >= target at or after the restart
+// point at off, without materializing the keys it passes. The entries are
+// sorted, so with m the length of the common prefix of target and the
+// last key passed (which is below target):
+//
+//   - an entry sharing more than m bytes with the key before it agrees
+//     with that key at byte m, so it is below target too, with the same
+//     m: it is passed without reading its key;
+//   - an entry sharing shared <= m bytes starts with target[:shared], so
+//     comparing its unshared suffix with target[shared:] decides it, and
+//     its full key, if it is the answer, is target[:shared] + suffix.
+//
+// Neither rule assumes the writer stored the longest shared prefix. The
+// checks are decodeAt's: a malformed entry stops the iterator with
+// errBadEntry.
+func (i *blockIter) scanGE(off int, target []byte) bool {
+	m, prevLen := 0, 0
+	for off < i.restartsOff {
+		d := i.data[off:i.restartsOff]
+		var shared, unshared, vlen uint64
+		var p int
+		if len(d) >= 3 && d[0]|d[1]|d[2] < 0x80 {
+			shared, unshared, vlen, p = uint64(d[0]), uint64(d[1]), uint64(d[2]), 3
+		} else {
+			var n1, n2, n3 int
+			if shared, n1 = uvarint(d); n1 <= 0 {
+				return i.fail(errBadEntry) == nil
+			}
+			if unshared, n2 = uvarint(d[n1:]); n2 <= 0 {
+				return i.fail(errBadEntry) == nil
+			}
+			if vlen, n3 = uvarint(d[n1+n2:]); n3 <= 0 {
+				return i.fail(errBadEntry) == nil
+			}
+			p = n1 + n2 + n3
+		}
+		if shared > uint64(prevLen) || unshared > uint64(len(d)-p) || vlen > uint64(len(d)-p)-unshared {
+			return i.fail(errBadEntry) == nil
+		}
+		next := off + p + int(unshared) + int(vlen)
+		if int(shared) <= m {
+			suffix := d[p : p+int(unshared)]
+			rest := target[shared:]
+			if bytes.Compare(suffix, rest) >= 0 {
+				if shared == 0 {
+					i.key, i.keyInBuf = suffix, false
+				} else {
+					i.keyBuf = append(append(i.keyBuf[:0], target[:shared]...), suffix...)
+					i.key, i.keyInBuf = i.keyBuf, true
+				}
+				i.shared = int(shared)
+				p += int(unshared)
+				i.val = d[p : p+int(vlen) : p+int(vlen)]
+				i.offset, i.nextOffset = off, next
+				i.valid = true
+				return true
+			}
+			m = int(shared) + commonPrefix(suffix, rest)
+		}
+		prevLen = int(shared + unshared)
+		off = next
+	}
+	return false
 }
 
 // seekLT positions at the last entry < target.

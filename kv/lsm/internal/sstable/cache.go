@@ -2,6 +2,7 @@ package sstable
 
 import (
 	"sync"
+	"sync/atomic"
 )
 
 // Cache is a bounded cache of uncompressed blocks keyed by (file number,
@@ -19,6 +20,15 @@ import (
 // (PostgreSQL's ring buffer for large sequential scans and RocksDB's
 // low-priority pool serve the same end).
 //
+// A hit on a protected block takes no lock: the Reader publishes the
+// block's entry in a per-block slot (an atomic pointer) while the block is
+// protected, and a hit through the slot only sets the entry's reference
+// bit. The protected segment's order is then CLOCK's rather than LRU's:
+// demotion passes over a referenced block once, clearing its bit and
+// moving it to the front, and takes the first unreferenced one. The map
+// and the lists are touched under the shard lock only by misses, by first
+// hits (promotion) and by hits without a slot.
+//
 // Cached blocks are immutable and shared: a hit returns the cached slice
 // without copying. Eviction only drops the cache's reference, so a block
 // an iterator still holds stays valid (the garbage collector frees it
@@ -27,10 +37,15 @@ import (
 type Cache struct {
 	shards []cacheShard
 	mask   uint64
+	// slotHits counts hits through Readers' slots, which iterators
+	// add up and report when they close.
+	slotHits atomic.Int64
 }
 
-// entryOverhead approximates the bookkeeping bytes of one cached block.
-const entryOverhead = 96
+// entryOverhead approximates the bookkeeping bytes of one cached block:
+// its cacheEntry (256 bytes with the seek data of cachedBlock) and its map
+// slot.
+const entryOverhead = 288
 
 // protectedShare is the protected segment's share of a shard, in
 // percent: the probationary rest is what a scan can churn through.
@@ -41,12 +56,46 @@ type cacheKey struct{ fileNum, offset uint64 }
 
 type cacheEntry struct {
 	key        cacheKey
-	block      []byte
+	block      cachedBlock // set once, before the entry is shared
 	prev, next *cacheEntry
 	protected  bool
+	// slot is the Reader's slot for this block, or nil: it holds the
+	// entry exactly while the entry is protected.
+	slot *atomic.Pointer[cacheEntry]
+	ref  atomic.Bool // hit through slot since demotion last passed it
 }
 
-func (e *cacheEntry) charge() int64 { return int64(len(e.block)) + entryOverhead }
+// publish and unpublish keep the slot in step with the protected flag.
+func (e *cacheEntry) publish() {
+	if e.slot != nil {
+		e.slot.Store(e)
+	}
+}
+
+func (e *cacheEntry) unpublish() {
+	if e.slot != nil {
+		e.slot.CompareAndSwap(e, nil)
+	}
+}
+
+// slotHit is a hit through a slot: it marks e referenced, writing only
+// when the bit is clear so hits on hot blocks share the cache line.
+func (e *cacheEntry) slotHit() *cachedBlock {
+	if !e.ref.Load() {
+		e.ref.Store(true)
+	}
+	return &e.block
+}
+
+// newCacheEntry returns an entry for block, prepared for seeks, ready for
+// setBlock.
+func newCacheEntry(block []byte) *cacheEntry {
+	e := new(cacheEntry)
+	e.block.init(block)
+	return e
+}
+
+func (e *cacheEntry) charge() int64 { return e.block.charge() }
 
 type cacheShard struct {
 	mu   sync.Mutex
@@ -87,9 +136,11 @@ func (c *Cache) shard(k cacheKey) *cacheShard {
 	return &c.shards[h&c.mask]
 }
 
-// get returns the cached block or nil. The block must not be modified.
-// A hit allocates nothing.
-func (c *Cache) get(fileNum, offset uint64) []byte {
+// getBlock returns the cached block or nil. The block must not be
+// modified. A hit allocates nothing. slot, if not nil, is the caller's
+// Reader's slot for the block: the entry is published there while it is
+// protected (see Cache), and the caller tries the slot first next time.
+func (c *Cache) getBlock(fileNum, offset uint64, slot *atomic.Pointer[cacheEntry]) *cachedBlock {
 	k := cacheKey{fileNum, offset}
 	s := c.shard(k)
 	s.mu.Lock()
@@ -100,47 +151,53 @@ func (c *Cache) get(fileNum, offset uint64) []byte {
 		return nil
 	}
 	s.hits++
+	if slot != nil && e.slot != slot {
+		// Another Reader of the file published it, or none did.
+		e.unpublish()
+		e.slot = slot
+		if e.protected {
+			e.publish()
+		}
+	}
 	unlink(e)
 	if !e.protected {
 		s.protect(e)
 	} else {
 		pushFront(&s.prot, e)
 	}
-	b := e.block
 	s.mu.Unlock()
-	return b
+	return &e.block
 }
 
-// set inserts block, which the cache then shares with its callers; it
-// must never be modified again. A new block enters probation.
-func (c *Cache) set(fileNum, offset uint64, block []byte) {
+// setBlock inserts ne (from newCacheEntry), whose block the cache then
+// shares with its callers; it must never be modified again. A new block
+// enters probation. It returns the block cached under the key, ne's or
+// one another reader cached first (or ne's, uncached, when it is too
+// large).
+func (c *Cache) setBlock(fileNum, offset uint64, ne *cacheEntry, slot *atomic.Pointer[cacheEntry]) *cachedBlock {
 	k := cacheKey{fileNum, offset}
 	s := c.shard(k)
-	charge := int64(len(block)) + entryOverhead
+	charge := ne.charge()
 	if charge > s.limit {
-		return
+		return &ne.block
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if e, ok := s.m[k]; ok {
-		// Two readers missed the same block: keep the entry's segment.
-		delta := int64(len(block)) - int64(len(e.block))
-		s.used += delta
-		e.block = block
+		// Two readers missed the same block: keep the entry, its
+		// block (lock-free readers may be reading it) and its segment.
 		unlink(e)
 		if e.protected {
-			s.protUsed += delta
 			pushFront(&s.prot, e)
-			s.demote()
 		} else {
 			pushFront(&s.prob, e)
 		}
-	} else {
-		e := &cacheEntry{key: k, block: block}
-		s.m[k] = e
-		pushFront(&s.prob, e)
-		s.used += charge
+		return &e.block
 	}
+	ne.key, ne.slot = k, slot
+	s.m[k] = ne
+	pushFront(&s.prob, ne)
+	s.used += charge
 	for s.used > s.limit {
 		if s.prob.prev != &s.prob {
 			s.remove(s.prob.prev)
@@ -148,23 +205,33 @@ func (c *Cache) set(fileNum, offset uint64, block []byte) {
 			s.remove(s.prot.prev)
 		}
 	}
+	return &ne.block
 }
 
 // protect moves e, unlinked, to the front of the protected segment and
 // demotes what no longer fits there.
 func (s *cacheShard) protect(e *cacheEntry) {
 	e.protected = true
+	e.ref.Store(false)
 	s.protUsed += e.charge()
 	pushFront(&s.prot, e)
+	e.publish()
 	s.demote()
 }
 
 // demote moves the protected segment's least recent blocks back to the
-// front of probation until the segment fits its limit.
+// front of probation until the segment fits its limit. A block hit
+// through its slot since demotion last passed it gets a second chance.
 func (s *cacheShard) demote() {
 	for s.protUsed > s.protLimit && s.prot.prev != &s.prot {
 		e := s.prot.prev
 		unlink(e)
+		if e.ref.Load() {
+			e.ref.Store(false)
+			pushFront(&s.prot, e)
+			continue
+		}
+		e.unpublish()
 		e.protected = false
 		s.protUsed -= e.charge()
 		pushFront(&s.prob, e)
@@ -189,6 +256,7 @@ func (c *Cache) EvictFile(fileNum uint64) {
 // Stats returns the hit and miss counts since creation and the bytes
 // currently charged against the capacity.
 func (c *Cache) Stats() (hits, misses int64, usedBytes int64) {
+	hits = c.slotHits.Load()
 	for i := range c.shards {
 		s := &c.shards[i]
 		s.mu.Lock()
@@ -212,6 +280,7 @@ func pushFront(list, e *cacheEntry) {
 
 func (s *cacheShard) remove(e *cacheEntry) {
 	unlink(e)
+	e.unpublish()
 	delete(s.m, e.key)
 	s.used -= e.charge()
 	if e.protected {

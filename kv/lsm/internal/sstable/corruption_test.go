@@ -1,6 +1,7 @@
 package sstable
 
 import (
+	"bytes"
 	"errors"
 	"math/rand/v2"
 	"slices"
@@ -154,14 +155,37 @@ func FuzzBlock(f *testing.F) {
 			return
 		}
 		n := 0
+		var keys [][]byte
 		for ok := it.first(); ok && n < 1e5; ok = it.next() {
+			keys = append(keys, slices.Clone(it.key))
 			n++
 		}
+		sorted := it.err == nil && slices.IsSortedFunc(keys, func(a, b []byte) int { return bytes.Compare(a, b) })
+		sorted = sorted && len(slices.CompactFunc(slices.Clone(keys), bytes.Equal)) == len(keys)
 		for ok := it.last(); ok && n < 2e5; ok = it.prev() {
 			n++
 		}
 		it.seekGE(target)
 		it.seekLT(target)
 		it.prev()
+		// The cached form (restart key abbreviations) must not panic
+		// either and, on a well-formed block, seeks where the plain
+		// one does.
+		for _, lt := range []bool{false, true} {
+			var pt, ct blockIter
+			if pt.init(data) != nil || ct.initCached(newCachedBlock(data)) != nil {
+				t.Fatal("init rejected what it accepted")
+			}
+			var ok, cok bool
+			if lt {
+				ok, cok = pt.seekLT(target), ct.seekLT(target)
+			} else {
+				ok, cok = pt.seekGE(target), ct.seekGE(target)
+			}
+			if sorted && (ok != cok || ok && !bytes.Equal(pt.key, ct.key)) {
+				t.Fatalf("seek (lt %v) %x: plain %v %x, cached %v %x", lt, target, ok, pt.key, cok, ct.key)
+			}
+			ct.prev()
+		}
 	})
 }

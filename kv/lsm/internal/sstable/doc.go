@@ -35,7 +35,11 @@
 // previous entry's key. Restart points (every 16th entry in data blocks,
 // every entry in index and properties blocks) store the key whole
 // (shared = 0); restart[i] is the block offset of the i-th restart entry,
-// so seeks binary-search the restart keys, then scan at most one run.
+// so seeks binary-search the restart keys, then scan at most one run. A
+// block in the Cache carries its restart keys' 8-byte abbreviations
+// (cached_block.go), so the binary search reads one small array; the scan
+// compares only the part of each key past what it shares with the last
+// one, and builds the key of the entry it stops at alone (scanGE).
 //
 // The index block has one entry per data block: the key is a separator k
 // with lastKey(block i) <= k < firstKey(block i+1) (the last block's own

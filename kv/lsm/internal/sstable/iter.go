@@ -73,7 +73,8 @@ func (it *Iter) Close() error {
 	it.r = nil
 	it.err = nil
 	// Drop references to blocks so pooled iterators pin no memory.
-	it.data.data, it.data.key, it.data.val = nil, nil, nil
+	it.data.data, it.data.key, it.data.val, it.data.cb = nil, nil, nil, nil
+	it.ra.flush()
 	it.ra = readahead{buf: it.ra.buf[:0]} // keep the buffer, forget the Reader
 	iterPool.Put(it)
 	return err
@@ -246,14 +247,19 @@ func (it *Iter) load() bool {
 		return true
 	}
 	it.dataLoaded = false
-	block, err := it.ra.read(it.r, h) // readahead.go
+	block, cb, err := it.ra.read(it.r, h, it.idx) // readahead.go
 	if err != nil {
 		it.err = err
 		it.data.valid = false
 		return false
 	}
 	it.dataOff, it.dataLoaded = h.Offset, true
-	if err := it.data.init(block); err != nil {
+	if cb != nil {
+		err = it.data.initCached(cb)
+	} else {
+		err = it.data.init(block)
+	}
+	if err != nil {
 		it.err = it.r.corrupt(int64(h.Offset), err.Error())
 		return false
 	}

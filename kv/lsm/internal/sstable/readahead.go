@@ -1,5 +1,7 @@
 package sstable
 
+import "sync/atomic"
+
 // Readahead sizes: an iterator that has loaded raSequential blocks in a
 // row, each starting where the one before ended, reads the file ahead in
 // one pread of raMin bytes, doubling on every further refill up to raMax
@@ -28,13 +30,26 @@ type readahead struct {
 	nextOff uint64 // where the last loaded block ended, trailer included
 	seq     int    // loads in a row that each started at nextOff
 	size    int    // the next refill's size
+	// slotHits counts cache hits through r's slots, not yet added to
+	// the cache's count (flush).
+	slotHits int64
+}
+
+// flush adds the slot hits counted to the cache's statistics.
+func (ra *readahead) flush() {
+	if ra.slotHits > 0 {
+		ra.r.cache.slotHits.Add(ra.slotHits)
+		ra.slotHits = 0
+	}
 }
 
 // read returns the uncompressed block at h, from the cache, the
 // read-ahead buffer, a new read-ahead, or a read of the block alone;
-// what it reads it caches.
-func (ra *readahead) read(r *Reader, h blockHandle) ([]byte, error) {
+// what it reads it caches. cb is the block's cache entry, nil when the
+// Reader has no cache. h is the handle of data block idx.
+func (ra *readahead) read(r *Reader, h blockHandle, idx int) (block []byte, cb *cachedBlock, err error) {
 	if ra.r != r {
+		ra.flush()
 		*ra = readahead{r: r, buf: ra.buf[:0]}
 	}
 	end := h.Offset + h.Length + trailerLen
@@ -45,27 +60,33 @@ func (ra *readahead) read(r *Reader, h blockHandle) ([]byte, error) {
 	}
 	ra.nextOff = end
 	useCache := r.cache != nil
+	var slot *atomic.Pointer[cacheEntry]
 	if useCache {
-		if b := r.cache.get(r.fileNum, h.Offset); b != nil {
-			return b, nil
+		slot = &r.slots[idx]
+		if e := slot.Load(); e != nil {
+			ra.slotHits++
+			cb = e.slotHit()
+			return cb.data, cb, nil
+		}
+		if cb := r.cache.getBlock(r.fileNum, h.Offset, slot); cb != nil {
+			return cb.data, cb, nil
 		}
 	}
 	if !ra.covers(h) && (ra.seq < raSequential || !ra.fill(r, h)) {
-		return r.readMissed(h, useCache)
+		return r.readMissed(h, useCache, slot)
 	}
 	buf := ra.buf[h.Offset-ra.off : end-ra.off]
-	block, err := r.check(buf, h)
-	if err != nil {
-		return nil, err
+	if block, err = r.check(buf, h); err != nil {
+		return nil, nil, err
 	}
 	if len(block) > 0 && &block[0] == &buf[0] {
 		// Stored uncompressed: the buffer will be overwritten.
 		block = append([]byte(nil), block...)
 	}
 	if useCache {
-		r.cache.set(r.fileNum, h.Offset, block)
+		cb = r.cache.setBlock(r.fileNum, h.Offset, newCacheEntry(block), slot)
 	}
-	return block, nil
+	return block, cb, nil
 }
 
 // covers reports whether the buffer holds the whole block at h.

@@ -26,6 +26,9 @@ type Reader struct {
 	bloom     []byte // bloom block; empty when the file has none
 	meta      Meta
 	iters     atomic.Int64 // open iterators
+	// slots has one slot per data block, with cache: the block's cache
+	// entry while it is protected, for hits without the lock (cache.go).
+	slots []atomic.Pointer[cacheEntry]
 }
 
 // Open reads and verifies the footer, index, bloom and properties blocks
@@ -71,6 +74,9 @@ func Open(f vfs.File, name string, fileNum uint64, cache *Cache) (*Reader, error
 	r.meta.Size = size
 	if err := r.decodeIndex(ib); err != nil {
 		return nil, err
+	}
+	if cache != nil {
+		r.slots = make([]atomic.Pointer[cacheEntry], r.index.len())
 	}
 	return r, nil
 }
@@ -169,22 +175,24 @@ var readBufs = sync.Pool{New: func() any { return new([]byte) }}
 func (r *Reader) readBlock(h blockHandle, useCache bool) ([]byte, error) {
 	useCache = useCache && r.cache != nil
 	if useCache {
-		if b := r.cache.get(r.fileNum, h.Offset); b != nil {
-			return b, nil
+		if cb := r.cache.getBlock(r.fileNum, h.Offset, nil); cb != nil {
+			return cb.data, nil
 		}
 	}
-	return r.readMissed(h, useCache)
+	b, _, err := r.readMissed(h, useCache, nil)
+	return b, err
 }
 
-// readMissed is readBlock after a cache miss: it reads the block alone
-// and, with useCache, caches it.
-func (r *Reader) readMissed(h blockHandle, useCache bool) ([]byte, error) {
+// readMissed reads the block at h alone (after a cache miss) and, with
+// useCache, caches it (with the Reader's slot for it, or nil) and
+// returns its cache entry.
+func (r *Reader) readMissed(h blockHandle, useCache bool, slot *atomic.Pointer[cacheEntry]) ([]byte, *cachedBlock, error) {
 	if !r.inBounds(h) {
-		return nil, r.corrupt(int64(h.Offset), "block handle out of range")
+		return nil, nil, r.corrupt(int64(h.Offset), "block handle out of range")
 	}
 	n := int(h.Length) + trailerLen
 	if h.Length > maxBlockLen {
-		return nil, r.corrupt(int64(h.Offset), "block too large")
+		return nil, nil, r.corrupt(int64(h.Offset), "block too large")
 	}
 	// Read into a pooled buffer; uncompressed blocks keep it.
 	pb := readBufs.Get().(*[]byte)
@@ -201,12 +209,13 @@ func (r *Reader) readMissed(h blockHandle, useCache bool) ([]byte, error) {
 	}
 	readBufs.Put(pb)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	var cb *cachedBlock
 	if useCache {
-		r.cache.set(r.fileNum, h.Offset, block)
+		cb = r.cache.setBlock(r.fileNum, h.Offset, newCacheEntry(block), slot)
 	}
-	return block, nil
+	return block, cb, nil
 }
 
 // verify reads the block at h into buf, checks its trailer and returns it
