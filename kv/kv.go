@@ -221,6 +221,14 @@ type TableSpec struct {
 type ReadStats struct {
 	RowsRead  int64 // rows visited by the store
 	CellsRead int64 // cells visited by the store
+	CacheHits int64 // rows answered from a row cache (counted in RowsRead too)
+}
+
+// Add adds o's counts to s.
+func (s *ReadStats) Add(o ReadStats) {
+	s.RowsRead += o.RowsRead
+	s.CellsRead += o.CellsRead
+	s.CacheHits += o.CacheHits
 }
 
 // RowIterator is a cursor over the rows of a read, in key order (or reverse).

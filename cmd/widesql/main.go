@@ -65,7 +65,8 @@ func main() {
 	budget := fs.Int64("memory-budget", 256<<20, "bytes all memtables may hold together; writers wait above it")
 	defCache, defCacheHow := defaultBlockCache() // mem.go
 	cache := fs.Int64("block-cache-size", 0, fmt.Sprintf("bytes of decompressed file blocks kept in memory (default: %s; here %s = %d)", cacheDefaultIs, defCacheHow, defCache))
-	memLimit := fs.Int64("memory-limit", 0, "soft limit in bytes for the whole process's Go heap, which makes the GC work harder near it (default: memory-budget + block-cache-size + 256 MiB; $GOMEMLIMIT wins if set)")
+	rowCache := fs.Int64("row-cache-size", 64<<20, "bytes of recently read rows kept in memory to answer repeated point reads (WHERE key = ..., key IN (...)) of unchanged rows; 0 disables it")
+	memLimit := fs.Int64("memory-limit", 0, "soft limit in bytes for the whole process's Go heap, which makes the GC work harder near it (default: memory-budget + block-cache-size + row-cache-size + 256 MiB; $GOMEMLIMIT wins if set)")
 	gcPercent := fs.Int("gc-percent", defaultGCPercent, "heap growth in percent of the live heap before the Go GC runs (GOGC), up to --memory-limit; -1 leaves collection to the memory limit alone ($GOGC wins if set)")
 	noSync := fs.Bool("no-sync", false, "acknowledge writes before they are fsynced (faster; a crash may lose the last acknowledged writes, never half a statement)")
 	pprofAddr := fs.String("pprof", "", "serve Go profiles (/debug/pprof/) on this address, e.g. 127.0.0.1:6060 (off by default)")
@@ -91,10 +92,13 @@ func main() {
 		*cache = defCache
 		log.Info("block cache", "bytes", *cache, "default", defCacheHow)
 	}
-	setMemoryLimit(*memLimit, *budget+*cache+256<<20)
+	if *rowCache <= 0 {
+		*rowCache = -1 // lsm.Options: negative disables, 0 means the default
+	}
+	setMemoryLimit(*memLimit, *budget+*cache+max(*rowCache, 0)+256<<20)
 	setGCPercent(*gcPercent)
 	cfg := config{addr: *addr, data: *data, store: *storeKind, server: srv, opts: lsm.Options{
-		MemtableSize: *memtable, MemoryBudget: *budget, BlockCacheSize: *cache, NoSync: *noSync, Logger: log}}
+		MemtableSize: *memtable, MemoryBudget: *budget, BlockCacheSize: *cache, RowCacheSize: *rowCache, NoSync: *noSync, Logger: log}}
 	if err := cfg.server.check(cfg.addr); err != nil {
 		fmt.Fprintf(os.Stderr, "widesql: %v\n", err)
 		os.Exit(2)

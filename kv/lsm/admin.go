@@ -106,6 +106,11 @@ func (s *Store) SetFamilies(ctx context.Context, name string, fams []kv.Family) 
 	}
 	t.fs.Store(next)
 	s.mu.Unlock()
+	if rc := s.rc.Load(); rc != nil {
+		// After the new set is in place: inserts of reads that took
+		// the old one are refused from now on (rowcache.go).
+		rc.clearTable(t.id)
+	}
 	return s.saveManifest()
 }
 

@@ -121,6 +121,14 @@ func (h *Table) Apply(ctx context.Context, batch []kv.RowMutation) error {
 		sc.body, sc.arena, sc.es = rec, arena, es
 	}
 	s.lastSeq.Add(uint64(n))
+	if rc := s.rc.Load(); rc != nil {
+		// Before the memtable inserts, so before any read can see
+		// the batch (rowcache.go).
+		last := wb.firstSeq + uint64(n) - 1
+		for i := range wb.rows {
+			rc.invalidate(t.id, wb.rows[i].key, last)
+		}
+	}
 	wait := s.wal.AppendAsync(rec)
 	seg := s.walSeg.Load()
 

@@ -739,6 +739,11 @@ func (s *Store) installIngest(ctx context.Context, t *table, seq uint64, files [
 	}
 
 	g := s.lastSeq.Add(1)
+	if rc := s.rc.Load(); rc != nil {
+		// Before G is published (rowcache.go).
+		rc.raiseFloor(g)
+		rc.clearTable(t.id)
+	}
 	s.mu.Lock()
 	fs := t.families()
 	states := map[*region]*regionState{}

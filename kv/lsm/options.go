@@ -51,6 +51,10 @@ type Options struct {
 	// negative turns it off. Costs up to this much disk per WAL segment,
 	// plus one spare.
 	WALPreallocate int64
+	// RowCacheSize is the byte budget of the row cache, which answers
+	// repeated point reads of unchanged rows from memory (rowcache.go);
+	// default 64 MiB; negative disables it.
+	RowCacheSize int64
 	// MaxFilesPerStore triggers a compaction of a region's family store
 	// holding more files; default 6.
 	MaxFilesPerStore int
@@ -86,6 +90,9 @@ func (o Options) withDefaults() Options {
 	if o.RegionSplitSize == 0 {
 		o.RegionSplitSize = 256 << 20
 	}
+	if o.RowCacheSize == 0 {
+		o.RowCacheSize = 64 << 20
+	}
 	if o.MaxFilesPerStore <= 0 {
 		o.MaxFilesPerStore = 6
 	}
@@ -109,4 +116,12 @@ type Metrics struct {
 	Compactions   int64
 	WALSyncs      int64 // batches made durable
 	Files         int64 // live files
+
+	// The row cache (rowcache.go): lookups that hit and missed, rows
+	// inserted and refused (a write, ingest or family change raced
+	// with the read), evicted, and what it holds now.
+	RowCacheHits, RowCacheMisses     int64
+	RowCacheInserts, RowCacheRefused int64
+	RowCacheEvictions                int64
+	RowCacheBytes, RowCacheEntries   int64
 }

@@ -42,8 +42,23 @@ func (h *Table) readAt(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions, s
 	}
 	rr := &it.rr
 	rr.opts, rr.versions = &it.opts, max(opts.MaxVersions, 1)
-	rr.vis.nowUS = int64(kv.Now())
 	it.spans = rs.Spans(it.spans)
+	var rc *rowCache
+	if cacheableRead(&it.opts, t.families().fams) && allPoints(it.spans) {
+		rc = s.rowCache()
+	}
+	if rc != nil {
+		// Every row may be in the row cache: then the read needs no
+		// snapshot (see rowcache_read.go).
+		if rc.closed.Load() {
+			it.err = kv.ErrClosed
+			return it
+		}
+		if it.probeCache(rc, t, seq, pinned) {
+			return it
+		}
+	}
+	rr.vis.nowUS = int64(kv.Now()) // for TTLs; a read from the cache has none
 	s.mu.Lock()
 	// The family set and the region states together, under mu: the
 	// families' indexes are those of the states' file lists.
@@ -63,6 +78,9 @@ func (h *Table) readAt(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions, s
 		}
 		it.snap = s.acquireLocked(t, it.spans, rr.famMask, seq)
 		rr.vis.snap = it.snap.seq
+		if rc != nil && lazy == nil && cacheableRead(&it.opts, rr.vis.fams) {
+			it.rcMode, it.rcT = rcSlow, t
+		}
 		if lazy != nil {
 			// The same spans, under the same lock: the same regions.
 			it.lazy = &lazyReader{snap: s.acquireLocked(t, it.spans, lazy, seq), mask: lazy, ri: -1}
@@ -103,20 +121,29 @@ type rowIterator struct {
 	snap *readSnap
 	rr   rowReader
 
-	spans   []kv.Span // in iteration order
-	si      int       // current span
-	ri      int       // current region in snap.regions (iteration order)
-	iter    internalIter
-	bufs    *readBufs // pooled; nil once finished
-	iterFor int       // index of the region iter belongs to; -1 for a point iter
-	started bool      // the current (span, region) pair is positioned
-	cursor  []byte    // reverse: exclusive upper row prefix; forward: unused
-	prefix  []byte
-	lo, hi  []byte
+	spans  []kv.Span // in iteration order
+	si     int       // current span
+	ri     int       // current region in snap.regions (iteration order)
+	iter   internalIter
+	bufs   *readBufs // pooled; nil once finished
+	cursor []byte    // reverse: exclusive upper row prefix; forward: unused
+	prefix []byte
+	lo, hi []byte
 
 	returned int64
 	err      error
-	done     bool
+	// The small fields share the word after done, so that the iterator
+	// stays within 760 bytes (the 768-byte size class with the 8-byte
+	// header of objects over 512).
+	done    bool
+	started bool // the current (span, region) pair is positioned
+	// The row cache (rowcache_read.go): rcMode says how the read uses
+	// it, rcMissed that it is a Get the probe missed (its point is not
+	// looked up again), rcT is the table.
+	rcMode   uint8
+	rcMissed bool
+	iterFor  int32 // index of the region iter belongs to; -1 for a point iter
+	rcT      *table
 
 	// Rows read are counted per region in a batch, added to the region's
 	// load counter when the read moves to another region or finishes.
@@ -199,12 +226,19 @@ func (it *rowIterator) Next() bool {
 // step reads at most one row; ok reports a row in it.rr.row, more whether
 // there may be rows left.
 func (it *rowIterator) step() (ok, more bool) {
+	if it.rcMode == rcAll {
+		return it.stepCached()
+	}
 	if it.si >= len(it.spans) || it.snap == nil {
 		return false, false
 	}
 	sp := &it.spans[it.si]
+	if it.rcMode == rcSlow && it.lookupCached(sp) {
+		it.nextSpan()
+		return true, true
+	}
 	var rs *regionSnap
-	if it.started && it.iterFor == it.ri && it.iter != nil {
+	if it.started && int(it.iterFor) == it.ri && it.iter != nil {
 		// Still inside the (span, region) pair regionOf found when the
 		// pair was started: only endOfRegion and nextSpan leave it, and
 		// both clear started.
@@ -223,17 +257,20 @@ func (it *rowIterator) step() (ok, more bool) {
 		if iter.Valid() && bytes.HasPrefix(iter.Key(), it.prefix) {
 			ok = it.read(rs, iter, it.prefix)
 		}
+		if ok && it.rcMode == rcSlow {
+			it.s.rc.Load().put(it.rcT, &it.rr.row, it.snap.seq, &it.opts, it.rr.vis.fams)
+		}
 		if err := it.releasePoint(iter); err != nil && it.err == nil {
 			it.err = it.wrap(err)
 		}
 		it.nextSpan()
 		return ok, true
 	}
-	if it.iterFor != it.ri || it.iter == nil {
+	if int(it.iterFor) != it.ri || it.iter == nil {
 		if it.iter != nil {
 			it.iter.Close()
 		}
-		it.iter, it.iterFor = rs.initIter(&it.bufs.scan, nil), it.ri
+		it.iter, it.iterFor = rs.initIter(&it.bufs.scan, nil), int32(it.ri)
 		it.started = false
 	}
 	if !it.started {

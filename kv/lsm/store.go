@@ -36,6 +36,10 @@ type Store struct {
 
 	visibleSeq atomic.Uint64 // reads see entries with seq <= visibleSeq
 
+	// rc is the row cache (rowcache.go), made by the first read that
+	// may use it (rowCache); nil before, or when disabled.
+	rc atomic.Pointer[rowCache]
+
 	// manifestMu serializes changes recorded in the manifest: flush and
 	// compaction installs, splits, CreateTable and DropTable.
 	manifestMu sync.Mutex
@@ -239,6 +243,9 @@ func (s *Store) DropTable(ctx context.Context, name string) error {
 	}
 	s.cond.Broadcast()
 	s.mu.Unlock()
+	if rc := s.rc.Load(); rc != nil {
+		rc.dropTable(t.id) // after dropped is set (rowcache.go)
+	}
 	if err := s.saveManifest(); err != nil {
 		return err
 	}
@@ -318,8 +325,14 @@ func (s *Store) Regions(ctx context.Context, name string) ([]kv.RegionInfo, erro
 // Metrics returns engine-wide counters.
 func (s *Store) Metrics() Metrics {
 	hits, misses, used := s.cache.Stats()
-	return Metrics{MemtableBytes: s.memBytes.Load(), CacheHits: hits, CacheMisses: misses, CacheBytes: used,
+	m := Metrics{MemtableBytes: s.memBytes.Load(), CacheHits: hits, CacheMisses: misses, CacheBytes: used,
 		Flushes: s.flushes.Load(), Compactions: s.compactions.Load(), WALSyncs: s.walSyncs.Load(), Files: s.liveFiles.Load()}
+	if rc := s.rc.Load(); rc != nil {
+		st := rc.stats()
+		m.RowCacheHits, m.RowCacheMisses, m.RowCacheInserts, m.RowCacheRefused = st.hits, st.misses, st.inserts, st.refused
+		m.RowCacheEvictions, m.RowCacheBytes, m.RowCacheEntries = st.evictions, st.bytes, st.entries
+	}
+	return m
 }
 
 // Close stops background work, syncs and closes the WAL and closes the
@@ -335,6 +348,9 @@ func (s *Store) Close() error {
 	s.closed = true
 	s.cond.Broadcast()
 	s.mu.Unlock()
+	if rc := s.rc.Load(); rc != nil {
+		rc.close()
+	}
 	close(s.stop)
 	s.bg.Wait()
 	s.commitMu.Lock()
