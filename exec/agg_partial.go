@@ -30,6 +30,9 @@ type partialAgg struct {
 	// keyCols are, by group key, the row slot a key that is a plain
 	// column reference reads (eval's answer, without its call), or -1.
 	keyCols []int
+	// raw, when set, lets workers fold rows in from their raw cells
+	// (scan_decode_agg.go).
+	raw *rawAggPlan
 }
 
 // directAgg is how a worker folds a row into one aggregate's state:
@@ -100,6 +103,11 @@ func partialAggregate(o *aggOp, in operator) *parallelScanOp {
 	}
 	ps.agg = &partialAgg{p: o.p, fns: o.fns, limit: max(ps.limit/int64(2*ps.nwork), 64<<10), noKey: !readsKey(o, ps.p),
 		direct: directAggs(o.fns), keyCols: keyCols(o.p.GroupBy, len(ps.p.Table.Columns))}
+	if !ps.lazy {
+		if ra := newRawAggPlan(ps.agg, ps.p, ps.su); ra != nil && !rawDecodeOff(true) {
+			ps.agg.raw = ra
+		}
+	}
 	if st != nil {
 		ps.scanRows = &st.rows
 	}

@@ -54,7 +54,13 @@ type scanOp struct {
 	// (a parallel scan's partial aggregation, agg_partial.go).
 	noKey bool
 	// fast, when set, runs the filter without eval (scan_filter.go).
-	fast  *intCmpFilter
+	fast *intCmpFilter
+	// rawF, when set, judges a row on its raw cells with fast before the
+	// row is decoded (scan_decode.go).
+	rawF *rawFilterPlan
+	// reset are the slots a row's cells may write (scanSetup.reset); nil:
+	// every slot is reset per row.
+	reset []int
 	err   error // an error of newScanOp, returned by Next
 	stats *nodeStats
 	empty bool
@@ -123,6 +129,11 @@ func (x *executor) resetScan(o *scanOp, p *planner.Scan) error {
 	if cap(keyBuf) > 64<<10 {
 		keys, ranges, keyBuf = nil, nil, nil // a long IN list's: not kept
 	}
+	if o.p != p {
+		// Rows reset only the slots their plan's cells write
+		// (scanSetup.reset): another plan's must not show through.
+		clear(row)
+	}
 	// raw is off until the portal turns it on again (useRaw).
 	*o = scanOp{p: p, env: x.env, row: row, keys: keys[:0], ranges: ranges[:0], keyBuf: keyBuf[:0], rawVal: rawVal}
 	t, err := x.kvTable(p.Table)
@@ -186,7 +197,10 @@ func (o *scanOp) setUp(env *evalEnv) kv.ReadOptions {
 	}
 	o.fast = su.fast.resolve(env)
 	if o.asOf == nil {
-		o.late = su.late
+		o.late, o.reset = su.late, su.reset
+		if o.fast != nil && su.rawF != nil && !rawDecodeOff(false) {
+			o.rawF = su.rawF
+		}
 		if su.essential != nil && !noLazyFamilies(env) {
 			opts.Essential, o.lazy = su.essential, true
 		}
@@ -217,6 +231,13 @@ type scanSetup struct {
 	// (parallel_safe.go); true without a filter.
 	parallel bool
 	fast     *intCmpPlan // the filter's fast form, or nil (scan_filter.go)
+	// rawF is fast's raw form, or nil (scan_decode.go).
+	rawF *rawFilterPlan
+	// reset are the slots a row's cells may write: the needed non-key
+	// columns' and the write-time slots. Every other slot is either a key
+	// column's, written with every row's rowkey (or, for a scan that
+	// decodes no key, never), or never written.
+	reset []int
 }
 
 // idCol is what scanOp.cell needs of a column, by column id, without
@@ -225,6 +246,9 @@ type idCol struct {
 	ci   int // the column's slot; -1: not a needed non-key column
 	kind types.Kind
 	fam  string
+	// fastInt marks an integer column whose cell decodeCells writes
+	// itself: no write-time slot reads the cell's timestamp.
+	fastInt bool
 }
 
 func scanSetupOf(p *planner.Scan) *scanSetup {
@@ -264,12 +288,24 @@ func newScanSetup(p *planner.Scan) *scanSetup {
 		if ci >= 0 {
 			c := &p.Table.Columns[ci]
 			su.ids[id].kind, su.ids[id].fam = c.Type.Kind, c.Family
+			su.ids[id].fastInt = c.Type.Kind.IsInt() && (su.wt == nil || su.wt[ci] < 0)
+			su.reset = append(su.reset, ci)
 		}
+	}
+	for _, s := range su.wt {
+		if s >= 0 {
+			su.reset = append(su.reset, s)
+		}
+	}
+	su.reset = append(su.reset, su.keyWT...)
+	if su.reset == nil {
+		su.reset = []int{} // nil would mean every slot
 	}
 	if p.Filter != nil {
 		su.late = newLateFilter(p)
 		su.essential = essentialFamilies(p, su)
 		su.fast = newIntCmpPlan(p.Table, p.Filter)
+		su.rawF = newRawFilterPlan(p, su)
 	}
 	su.parallel = p.Filter == nil || parallelSafe(p.Filter)
 	return su
@@ -475,9 +511,7 @@ func (o *scanOp) rowOf(it kv.RowIterator) *kv.Row {
 // row did not exist then.
 func (o *scanOp) decode(r *kv.Row) (ok bool, err error) {
 	t := o.p.Table
-	for i := range o.row {
-		o.row[i] = types.Null
-	}
+	o.resetRow()
 	if !o.noKey {
 		if err := decodeKeyInto(t, r.Key, o.row); err != nil {
 			return false, err
@@ -486,12 +520,7 @@ func (o *scanOp) decode(r *kv.Row) (ok bool, err error) {
 	if o.asOf != nil {
 		return o.asOf.pick(*r, o.row, func(c *kv.Cell) error { return o.cell(c) })
 	}
-	for i := range r.Cells {
-		if err := o.cell(&r.Cells[i]); err != nil {
-			return false, err
-		}
-	}
-	return true, nil
+	return true, o.decodeCells(r.Cells, false)
 }
 
 // decodeLate is decode and the filter with late materialisation on it's
@@ -501,9 +530,12 @@ func (o *scanOp) decode(r *kv.Row) (ok bool, err error) {
 func (o *scanOp) decodeLate(it kv.RowIterator) (ok bool, err error) {
 	t := o.p.Table
 	r := o.rowOf(it)
-	for i := range o.row {
-		o.row[i] = types.Null
+	if o.rawF != nil {
+		if reject, sure := o.rawF.judge(o.fast, r.Cells); reject && sure {
+			return false, nil
+		}
 	}
+	o.resetRow()
 	l := o.late
 	if l.key {
 		if err := decodeKeyInto(t, r.Key, o.row); err != nil {
@@ -512,8 +544,14 @@ func (o *scanOp) decodeLate(it kv.RowIterator) (ok bool, err error) {
 	}
 	for i := range r.Cells {
 		c := &r.Cells[i]
-		id, n := binary.Uvarint(c.Qualifier)
-		if n > 0 && id < uint64(len(l.early)) && l.early[id] {
+		var id uint64
+		ok := true
+		if q := c.Qualifier; len(q) == 1 && q[0] < 0x80 {
+			id = uint64(q[0])
+		} else {
+			id, ok = qualifierID(q)
+		}
+		if ok && id < uint64(len(l.early)) && l.early[id] {
 			if err := o.cellID(c, id); err != nil {
 				return false, err
 			}
@@ -533,14 +571,7 @@ func (o *scanOp) decodeLate(it kv.RowIterator) (ok bool, err error) {
 			return false, err
 		}
 	}
-	for i := range r.Cells {
-		if !o.early(&r.Cells[i]) {
-			if err := o.cell(&r.Cells[i]); err != nil {
-				return false, err
-			}
-		}
-	}
-	return true, nil
+	return true, o.decodeCells(r.Cells, true)
 }
 
 // filter runs the scan's filter over o.row.
@@ -549,12 +580,6 @@ func (o *scanOp) filter() (bool, error) {
 		return o.fast.pass(o.row), nil
 	}
 	return evalBool(o.p.Filter, o.row, o.env)
-}
-
-// early reports whether c is a cell of a column the filter reads.
-func (o *scanOp) early(c *kv.Cell) bool {
-	id, n := binary.Uvarint(c.Qualifier)
-	return n > 0 && id < uint64(len(o.late.early)) && o.late.early[id]
 }
 
 // decodeKeyInto decodes rowkey into the key columns' slots of row.

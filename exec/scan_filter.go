@@ -184,28 +184,26 @@ func (f *intCmpFilter) pass(row Row) bool {
 	for i := range f.conds {
 		c := &f.conds[i]
 		d := &row[c.col]
-		if !d.NotNull {
-			return false
-		}
-		x := d.I
-		var ok bool
-		switch c.op {
-		case planner.OpEQ:
-			ok = x == c.v
-		case planner.OpNE:
-			ok = x != c.v
-		case planner.OpLT:
-			ok = x < c.v
-		case planner.OpLE:
-			ok = x <= c.v
-		case planner.OpGT:
-			ok = x > c.v
-		default:
-			ok = x >= c.v
-		}
-		if !ok {
+		if !d.NotNull || !intCmp(d.I, c.op, c.v) {
 			return false
 		}
 	}
 	return true
+}
+
+// intCmp reports whether x op v holds.
+func intCmp(x int64, op planner.Op, v int64) bool {
+	switch op {
+	case planner.OpEQ:
+		return x == v
+	case planner.OpNE:
+		return x != v
+	case planner.OpLT:
+		return x < v
+	case planner.OpLE:
+		return x <= v
+	case planner.OpGT:
+		return x > v
+	}
+	return x >= v
 }

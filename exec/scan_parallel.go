@@ -180,7 +180,10 @@ func (o *parallelScanOp) start(ctx context.Context) {
 	fast := o.su.fast.resolve(o.env) // read-only: the workers share it
 	for range o.nwork {
 		w := &scanOp{p: o.p, env: workerEnv(o.env), row: make(Row, len(o.p.Table.Columns)),
-			ids: o.su.ids, wt: o.su.wt, keyWT: o.su.keyWT, late: o.su.late, lazy: o.lazy, fast: fast}
+			ids: o.su.ids, wt: o.su.wt, keyWT: o.su.keyWT, late: o.su.late, lazy: o.lazy, fast: fast, reset: o.su.reset}
+		if fast != nil && o.su.rawF != nil && !rawDecodeOff(false) {
+			w.rawF = o.su.rawF
+		}
 		go o.work(ctx, w)
 	}
 }
@@ -244,6 +247,8 @@ func (o *parallelScanOp) readPiece(ctx context.Context, i int, w *scanOp, pa *pa
 	var c *rowChunk
 	var passed int64
 	w.ref = kv.RowRefOf(it)
+	// raw: fold rows in from their raw cells where possible.
+	raw := pa != nil && pa.a.raw != nil && (o.p.Filter == nil || w.rawF != nil)
 	defer func() {
 		sh.mu.Lock()
 		sh.passed += passed
@@ -256,6 +261,18 @@ func (o *parallelScanOp) readPiece(ctx context.Context, i int, w *scanOp, pa *pa
 			}
 			if o.failed() != nil {
 				return nil // another worker failed: its error is the statement's
+			}
+		}
+		if raw {
+			handled, pass, err := pa.addRaw(o, w, w.rowOf(it).Cells)
+			if err != nil {
+				return err
+			}
+			if handled {
+				if pass {
+					passed++
+				}
+				continue
 			}
 		}
 		ok, err := w.decodeFiltered(it)
