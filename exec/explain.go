@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/widesql/widesql/exec/spill"
+	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/planner"
 )
 
@@ -50,7 +51,7 @@ func (x *executor) explain(ctx context.Context, p *planner.Explain) ([]string, e
 		s := fmt.Sprintf("(actual rows=%d", st.rows)
 		if s2, ok := n.(*planner.Scan); ok {
 			if kvst := x.stats[scanStatsKey{s2}]; kvst != nil {
-				s += fmt.Sprintf(" rows_read=%d cells_read=%d", kvst.rowsRead, kvst.cellsRead)
+				s += readStatsText(kvst.read)
 			}
 			if par := x.stats[parallelStatsKey{s2}]; par != nil && par.workers > 0 {
 				s += fmt.Sprintf(" workers=%d pieces=%d", par.workers, par.pieces)
@@ -58,7 +59,7 @@ func (x *executor) explain(ctx context.Context, p *planner.Explain) ([]string, e
 		}
 		if lj, ok := n.(*planner.LookupJoin); ok {
 			if kvst := x.stats[scanStatsKey{lj.Right}]; kvst != nil {
-				s += fmt.Sprintf(" rows_read=%d cells_read=%d", kvst.rowsRead, kvst.cellsRead)
+				s += readStatsText(kvst.read)
 			}
 		}
 		if st.peakMem > 0 {
@@ -81,4 +82,14 @@ func (x *executor) explain(ctx context.Context, p *planner.Explain) ([]string, e
 
 func fmtDuration(d time.Duration) string {
 	return fmt.Sprintf("%.3fms", float64(d.Microseconds())/1000)
+}
+
+// readStatsText is EXPLAIN ANALYZE's account of a node's kv reads: rows
+// and cells the store visited, and the rows its row cache answered.
+func readStatsText(st kv.ReadStats) string {
+	s := fmt.Sprintf(" rows_read=%d cells_read=%d", st.RowsRead, st.CellsRead)
+	if st.CacheHits > 0 {
+		s += fmt.Sprintf(" cache_hits=%d", st.CacheHits)
+	}
+	return s
 }

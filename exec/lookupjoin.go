@@ -133,8 +133,7 @@ func (o *lookupJoinOp) fill(ctx context.Context) error {
 		}
 		if o.stats != nil {
 			st := so.it.Stats()
-			o.stats.rowsRead += st.RowsRead
-			o.stats.cellsRead += st.CellsRead
+			o.stats.read.Add(st)
 		}
 		so.Close()
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/widesql/widesql/exec/spill"
+	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/pgwire/pgerror"
 	"github.com/widesql/widesql/planner"
 )
@@ -29,12 +30,11 @@ type executor struct {
 
 // nodeStats are the run-time figures of one plan node.
 type nodeStats struct {
-	rows      int64
-	rowsRead  int64
-	cellsRead int64
-	elapsed   time.Duration
-	spill     spill.Stats // what the node wrote to disk, if it spilled
-	peakMem   int64       // the most memory the node held, if it budgets
+	rows    int64
+	read    kv.ReadStats // what the node's kv reads did
+	elapsed time.Duration
+	spill   spill.Stats // what the node wrote to disk, if it spilled
+	peakMem int64       // the most memory the node held, if it budgets
 	// workers and pieces: a parallel scan's workers started and the key
 	// ranges they shared (PostgreSQL's "Workers Launched").
 	workers, pieces int64

@@ -220,8 +220,7 @@ func (m *mergeIter) Stats() kv.ReadStats {
 	var st kv.ReadStats
 	for _, it := range m.its {
 		s := it.Stats()
-		st.RowsRead += s.RowsRead
-		st.CellsRead += s.CellsRead
+		st.Add(s)
 	}
 	return st
 }

@@ -675,7 +675,7 @@ func (o *scanOp) Close() {
 	if o.it != nil {
 		if o.stats != nil {
 			st := o.it.Stats()
-			o.stats.rowsRead, o.stats.cellsRead = st.RowsRead, st.CellsRead
+			o.stats.read = st
 		}
 		o.it.Close()
 		o.it = nil

@@ -458,8 +458,7 @@ func (o *parallelScanOp) Close() {
 	}
 	for _, it := range o.its {
 		s := it.Stats()
-		st.RowsRead += s.RowsRead
-		st.CellsRead += s.CellsRead
+		st.Add(s)
 		it.Close()
 		if pieceRows != nil {
 			pieceRows = append(pieceRows, s.RowsRead)
@@ -470,7 +469,7 @@ func (o *parallelScanOp) Close() {
 	}
 	o.its = nil
 	if o.stats != nil {
-		o.stats.rowsRead, o.stats.cellsRead = st.RowsRead, st.CellsRead
+		o.stats.read = st
 	}
 }
 

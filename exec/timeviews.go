@@ -127,7 +127,7 @@ func (o *timeViewOp) Close() {
 	if o.it != nil {
 		if o.stats != nil {
 			st := o.it.Stats()
-			o.stats.rowsRead, o.stats.cellsRead = st.RowsRead, st.CellsRead
+			o.stats.read = st
 		}
 		o.it.Close()
 		o.it = nil

@@ -432,6 +432,31 @@ func TestExplainAnalyze(t *testing.T) {
 			t.Errorf("line %d = %q, want match for %s", i, lines[i], re)
 		}
 	}
+
+	// A point Get of a row read before is answered by the row cache,
+	// and says so; a write to the row makes the next one read the store.
+	get := "SELECT w FROM follows WHERE follower = 'a' AND followed = 'c'"
+	explainGet := func() string {
+		t.Helper()
+		var line string
+		if err := conn.QueryRow(ctx, "EXPLAIN ANALYZE "+get).Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		return line
+	}
+	mustExec(t, conn, get)
+	hit := regexp.MustCompile(`^POINT GET ON follows .*\(actual rows=1 rows_read=1 cells_read=0 cache_hits=1 time=[0-9.]+ms\)$`)
+	if l := explainGet(); !hit.MatchString(l) {
+		t.Errorf("repeated point Get: %q, want match for %s", l, hit)
+	}
+	mustExec(t, conn, "UPDATE follows SET w = 5 WHERE follower = 'a' AND followed = 'c'")
+	if l := explainGet(); strings.Contains(l, "cache_hits") || !strings.Contains(l, "actual rows=1 ") {
+		t.Errorf("point Get after an update: %q, want a store read", l)
+	}
+	var w int
+	if err := conn.QueryRow(ctx, get).Scan(&w); err != nil || w != 5 {
+		t.Errorf("point Get after an update = %d, %v; want 5", w, err)
+	}
 }
 
 // TestProtocolErrorAbortsTransaction: an error the wire layer raises itself
