@@ -11,6 +11,7 @@
 //	  ├─ WAL (internal/wal): one record per batch, group-committed
 //	  ├─ MANIFEST-<n> + CURRENT: the whole state, rewritten atomically
 //	  ├─ block cache (shared by all files)
+//	  ├─ row cache: point reads' rows, until the row is written (rowcache.go)
 //	  └─ background goroutine: flush, compaction, region split
 //
 // Every cell version and tombstone is one internal key (internal/ikey):
@@ -138,9 +139,21 @@
 // comparison for a key that shares more with the key before it; the row
 // reader reads such a merge, or a run of files, directly with those shared
 // lengths (iter.go, read_source.go). Blocks come from a segmented-LRU
-// cache (probation, then protected on a hit) and, for an iterator loading
-// consecutive blocks, from one read-ahead pread of 64-256 KiB
-// (sstable/cache.go, sstable/readahead.go).
+// cache (probation, then protected on a hit; a protected block is found
+// through its file's slot with one atomic load, no lock) and, for an
+// iterator loading consecutive blocks, from one read-ahead pread of
+// 64-256 KiB (sstable/cache.go, sstable/readahead.go). A cached block
+// keeps its restart points' key prefixes as numbers, so a seek's binary
+// search rarely decodes a key (sstable/cached_block.go).
+//
+// A point read (a RowSet of points) first asks the row cache
+// (rowcache.go): the rows earlier point reads returned, each with the
+// snapshot seq it was read at and the read's projection. A hit at a seq
+// at or above the entry's is the row; a Get that hits takes no snapshot.
+// Apply deletes a written row's entry before its batch can become
+// visible and marks the row's slot, so a read racing the write cannot put
+// an older row back; ingest, SetFamilies, DropTable and Close clear what
+// they change. The safety argument is rowCache's comment.
 // A read naming essential families (kv.ReadOptions.Essential, HBase's
 // on-demand family loading) merges only the memtables and those families'
 // files; Complete positions a second merge over the other families at the
