@@ -544,14 +544,7 @@ func (o *scanOp) decodeLate(it kv.RowIterator) (ok bool, err error) {
 	}
 	for i := range r.Cells {
 		c := &r.Cells[i]
-		var id uint64
-		ok := true
-		if q := c.Qualifier; len(q) == 1 && q[0] < 0x80 {
-			id = uint64(q[0])
-		} else {
-			id, ok = qualifierID(q)
-		}
-		if ok && id < uint64(len(l.early)) && l.early[id] {
+		if id := cellColumnID(c.Qualifier); id < uint64(len(l.early)) && l.early[id] {
 			if err := o.cellID(c, id); err != nil {
 				return false, err
 			}

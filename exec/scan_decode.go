@@ -2,6 +2,7 @@ package exec
 
 import (
 	"encoding/binary"
+	"math"
 
 	"github.com/widesql/widesql/kv"
 	"github.com/widesql/widesql/planner"
@@ -30,12 +31,30 @@ import (
 // decode (a value the general path reports as corrupt) sends its row down
 // the general path, which gives the error.
 
-// qualifierID returns the column id of qualifier q (a uvarint); ok is
-// false for a malformed qualifier, which no column has. Hot loops spell
-// out its one-byte case first (a call is not inlined).
-func qualifierID(q []byte) (id uint64, ok bool) {
+// cellColumnID returns the column id of a cell's qualifier q (a uvarint),
+// or noColumn for a malformed qualifier, which no column has (every id
+// check of the callers rejects it). An id below 128, every column of all
+// but the widest tables, is the qualifier's one byte: read inline, no
+// varint loop.
+func cellColumnID(q []byte) uint64 {
+	if len(q) == 1 && q[0] < 0x80 {
+		return uint64(q[0])
+	}
+	return qualifierID(q)
+}
+
+const noColumn = math.MaxUint64
+
+// qualifierID is cellColumnID's general case; not inlined, so that
+// cellColumnID is.
+//
+//go:noinline
+func qualifierID(q []byte) uint64 {
 	id, n := binary.Uvarint(q)
-	return id, n > 0
+	if n <= 0 {
+		return noColumn
+	}
+	return id
 }
 
 // decodeInt is decodeIntInto's check and value without the store: ok is
@@ -100,13 +119,7 @@ func (o *scanOp) decodeCells(cells []kv.Cell, skipEarly bool) error {
 	ids := o.ids
 	for i := range cells {
 		c := &cells[i]
-		var id uint64
-		var ok bool
-		if q := c.Qualifier; len(q) == 1 && q[0] < 0x80 {
-			id = uint64(q[0])
-		} else if id, ok = qualifierID(q); !ok {
-			continue
-		}
+		id := cellColumnID(c.Qualifier)
 		if skipEarly && id < uint64(len(o.late.early)) && o.late.early[id] {
 			continue
 		}
@@ -140,14 +153,79 @@ func (o *scanOp) decodeCells(cells []kv.Cell, skipEarly bool) error {
 // derived once per plan node (scanSetup.rawF): every conjunct's column is
 // a needed non-key integer cell.
 type rawFilterPlan struct {
-	byID    []int8         // column id -> filter column, -1: none
-	cols    []rawFilterCol // the filter's columns, at most 8 (judge's flags)
-	condCol []uint8        // by intCmpPlan conjunct: its filter column
+	rawCols         // the filter's columns
+	condCol []uint8 // by intCmpPlan conjunct: its raw column
 }
 
-type rawFilterCol struct {
+// rawCols are the integer cells a raw path reads: non-key integer
+// columns the scan needs, at most 8 (a byte of flags tells which a row
+// has).
+type rawCols struct {
+	byID []int8 // column id -> raw column, -1: none
+	cols []rawCol
+}
+
+type rawCol struct {
 	fam  string
 	kind types.Kind
+}
+
+func newRawCols(su *scanSetup) rawCols {
+	rc := rawCols{byID: make([]int8, len(su.byID))}
+	for i := range rc.byID {
+		rc.byID[i] = -1
+	}
+	return rc
+}
+
+// add returns the raw column of the table column in slot ci of t (the
+// scan's table, set up in su), adding it if new; false when the column
+// cannot be read raw or there are 8 already.
+func (rc *rawCols) add(t *planner.TableDesc, su *scanSetup, ci int) (uint8, bool) {
+	if ci < 0 || ci >= len(t.Columns) {
+		return 0, false
+	}
+	c := &t.Columns[ci]
+	if c.IsKey() || !c.Type.Kind.IsInt() || int(c.ID) >= len(su.byID) || su.byID[c.ID] != ci {
+		return 0, false
+	}
+	if j := rc.byID[c.ID]; j >= 0 {
+		return uint8(j), true
+	}
+	if len(rc.cols) == 8 {
+		return 0, false
+	}
+	rc.byID[c.ID] = int8(len(rc.cols))
+	rc.cols = append(rc.cols, rawCol{fam: c.Family, kind: c.Type.Kind})
+	return uint8(len(rc.cols) - 1), true
+}
+
+// gather decodes the row's cells of rc's columns into vals: set has bit
+// j when raw column j has a cell. ok is false when a cell does not
+// decode (a value the general path reports as corrupt).
+func (rc *rawCols) gather(cells []kv.Cell, vals *[8]int64) (set uint8, ok bool) {
+	for i := range cells {
+		c := &cells[i]
+		id := cellColumnID(c.Qualifier)
+		if id >= uint64(len(rc.byID)) {
+			continue
+		}
+		j := rc.byID[id]
+		if j < 0 {
+			continue
+		}
+		col := &rc.cols[j]
+		if !sameFamily(c.Family, col.fam) {
+			continue
+		}
+		v, ok := decodeInt(c.Value, col.kind)
+		if !ok {
+			return 0, false
+		}
+		vals[j] = v
+		set |= 1 << j
+	}
+	return set, true
 }
 
 // newRawFilterPlan returns the raw form of fast, the fast filter of the
@@ -157,29 +235,16 @@ func newRawFilterPlan(p *planner.Scan, su *scanSetup) *rawFilterPlan {
 	if fast == nil || su.late == nil || su.late.key || len(fast.conds) == 0 {
 		return nil
 	}
-	t := p.Table
-	rf := &rawFilterPlan{byID: make([]int8, len(su.byID))}
-	for i := range rf.byID {
-		rf.byID[i] = -1
-	}
+	rf := &rawFilterPlan{rawCols: newRawCols(su)}
 	for _, c := range fast.conds {
-		col := &t.Columns[c.col]
-		if col.IsKey() || !col.Type.Kind.IsInt() || int(col.ID) >= len(su.byID) || su.byID[col.ID] != c.col {
-			return nil
-		}
 		if su.wt != nil && su.wt[c.col] >= 0 {
 			return nil // its cell also feeds a write-time slot: kept on the general path
 		}
-		j := rf.byID[col.ID]
-		if j < 0 {
-			if len(rf.cols) == 8 {
-				return nil
-			}
-			j = int8(len(rf.cols))
-			rf.byID[col.ID] = j
-			rf.cols = append(rf.cols, rawFilterCol{fam: col.Family, kind: col.Type.Kind})
+		j, ok := rf.add(p.Table, su, c.col)
+		if !ok {
+			return nil
 		}
-		rf.condCol = append(rf.condCol, uint8(j))
+		rf.condCol = append(rf.condCol, j)
 	}
 	return rf
 }
@@ -190,33 +255,9 @@ func newRawFilterPlan(p *planner.Scan, su *scanSetup) *rawFilterPlan {
 // down the general path.
 func (rf *rawFilterPlan) judge(f *intCmpFilter, cells []kv.Cell) (reject, sure bool) {
 	var vals [8]int64
-	var set uint8
-	for i := range cells {
-		c := &cells[i]
-		var id uint64
-		var ok bool
-		if q := c.Qualifier; len(q) == 1 && q[0] < 0x80 {
-			id = uint64(q[0])
-		} else if id, ok = qualifierID(q); !ok {
-			continue
-		}
-		if id >= uint64(len(rf.byID)) {
-			continue
-		}
-		j := rf.byID[id]
-		if j < 0 {
-			continue
-		}
-		col := &rf.cols[j]
-		if !sameFamily(c.Family, col.fam) {
-			continue
-		}
-		v, ok := decodeInt(c.Value, col.kind)
-		if !ok {
-			return false, false
-		}
-		vals[j] = v
-		set |= 1 << j
+	set, ok := rf.gather(cells, &vals)
+	if !ok {
+		return false, false
 	}
 	for i := range f.conds {
 		c := &f.conds[i]

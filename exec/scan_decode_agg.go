@@ -19,9 +19,8 @@ import (
 
 // rawAggPlan is partialAgg.raw: the columns the raw path reads.
 type rawAggPlan struct {
-	byID    []int8         // column id -> raw column, -1: none
-	cols    []rawFilterCol // at most 8
-	key     uint8          // the group key's raw column
+	rawCols       // the key's and the arguments' columns
+	key     uint8 // the group key's raw column
 	keyKind types.Kind
 	aggs    []rawAggFn // by aggregate
 }
@@ -41,29 +40,8 @@ func newRawAggPlan(a *partialAgg, p *planner.Scan, su *scanSetup) *rawAggPlan {
 		return nil
 	}
 	t := p.Table
-	ra := &rawAggPlan{byID: make([]int8, len(su.byID))}
-	for i := range ra.byID {
-		ra.byID[i] = -1
-	}
-	// col returns the raw column of the column in slot ci.
-	col := func(ci int) (uint8, bool) {
-		if ci < 0 || ci >= len(t.Columns) {
-			return 0, false
-		}
-		c := &t.Columns[ci]
-		if c.IsKey() || !c.Type.Kind.IsInt() || int(c.ID) >= len(su.byID) || su.byID[c.ID] != ci {
-			return 0, false
-		}
-		if j := ra.byID[c.ID]; j >= 0 {
-			return uint8(j), true
-		}
-		if len(ra.cols) == 8 {
-			return 0, false
-		}
-		ra.byID[c.ID] = int8(len(ra.cols))
-		ra.cols = append(ra.cols, rawFilterCol{fam: c.Family, kind: c.Type.Kind})
-		return uint8(len(ra.cols) - 1), true
-	}
+	ra := &rawAggPlan{rawCols: newRawCols(su)}
+	col := func(ci int) (uint8, bool) { return ra.add(t, su, ci) }
 	var ok bool
 	if ra.key, ok = col(a.keyCols[0]); !ok {
 		return nil
@@ -103,33 +81,9 @@ func (t *partialTable) addRaw(o *parallelScanOp, w *scanOp, cells []kv.Cell) (ha
 		}
 	}
 	var vals [8]int64
-	var set uint8
-	for i := range cells {
-		c := &cells[i]
-		var id uint64
-		var ok bool
-		if q := c.Qualifier; len(q) == 1 && q[0] < 0x80 {
-			id = uint64(q[0])
-		} else if id, ok = qualifierID(q); !ok {
-			continue
-		}
-		if id >= uint64(len(ra.byID)) {
-			continue
-		}
-		j := ra.byID[id]
-		if j < 0 {
-			continue
-		}
-		col := &ra.cols[j]
-		if !sameFamily(c.Family, col.fam) {
-			continue
-		}
-		v, ok := decodeInt(c.Value, col.kind)
-		if !ok {
-			return false, false, nil
-		}
-		vals[j] = v
-		set |= 1 << j
+	set, ok := ra.gather(cells, &vals)
+	if !ok {
+		return false, false, nil
 	}
 	if set&(1<<ra.key) == 0 {
 		return false, false, nil // a NULL group key
