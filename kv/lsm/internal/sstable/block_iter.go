@@ -92,6 +92,24 @@ func uvarint(d []byte) (uint64, int) {
 	return binary.Uvarint(d)
 }
 
+// entryHeader decodes the lengths that start an entry (d): the shared
+// and unshared key lengths and the value's, p the bytes they take; ok is
+// false when they are malformed. decodeAt and scanGE decode the common
+// case, three one-byte lengths, inline first.
+func entryHeader(d []byte) (shared, unshared, vlen uint64, p int, ok bool) {
+	var n1, n2, n3 int
+	if shared, n1 = uvarint(d); n1 <= 0 {
+		return 0, 0, 0, 0, false
+	}
+	if unshared, n2 = uvarint(d[n1:]); n2 <= 0 {
+		return 0, 0, 0, 0, false
+	}
+	if vlen, n3 = uvarint(d[n1+n2:]); n3 <= 0 {
+		return 0, 0, 0, 0, false
+	}
+	return shared, unshared, vlen, n1 + n2 + n3, true
+}
+
 // decodeAt decodes the entry at off, which must be < restartsOff. The
 // shared prefix comes from the current key, so off must be a restart
 // point or the entry after the current one.
@@ -99,22 +117,13 @@ func (i *blockIter) decodeAt(off int) bool {
 	d := i.data[off:i.restartsOff]
 	var shared, unshared, vlen uint64
 	var p int
+	ok := true
 	if len(d) >= 3 && d[0]|d[1]|d[2] < 0x80 {
 		// Fast path: three one-byte lengths (keys and values under 128
 		// bytes), decoded inline.
 		shared, unshared, vlen, p = uint64(d[0]), uint64(d[1]), uint64(d[2]), 3
-	} else {
-		var n1, n2, n3 int
-		if shared, n1 = uvarint(d); n1 <= 0 {
-			return i.fail(errBadEntry) == nil
-		}
-		if unshared, n2 = uvarint(d[n1:]); n2 <= 0 {
-			return i.fail(errBadEntry) == nil
-		}
-		if vlen, n3 = uvarint(d[n1+n2:]); n3 <= 0 {
-			return i.fail(errBadEntry) == nil
-		}
-		p = n1 + n2 + n3
+	} else if shared, unshared, vlen, p, ok = entryHeader(d); !ok {
+		return i.fail(errBadEntry) == nil
 	}
 	if shared > uint64(len(i.key)) || unshared > uint64(len(d)-p) || vlen > uint64(len(d)-p)-unshared {
 		return i.fail(errBadEntry) == nil
@@ -270,20 +279,11 @@ func (i *blockIter) scanGE(off int, target []byte) bool {
 		d := i.data[off:i.restartsOff]
 		var shared, unshared, vlen uint64
 		var p int
+		ok := true
 		if len(d) >= 3 && d[0]|d[1]|d[2] < 0x80 {
 			shared, unshared, vlen, p = uint64(d[0]), uint64(d[1]), uint64(d[2]), 3
-		} else {
-			var n1, n2, n3 int
-			if shared, n1 = uvarint(d); n1 <= 0 {
-				return i.fail(errBadEntry) == nil
-			}
-			if unshared, n2 = uvarint(d[n1:]); n2 <= 0 {
-				return i.fail(errBadEntry) == nil
-			}
-			if vlen, n3 = uvarint(d[n1+n2:]); n3 <= 0 {
-				return i.fail(errBadEntry) == nil
-			}
-			p = n1 + n2 + n3
+		} else if shared, unshared, vlen, p, ok = entryHeader(d); !ok {
+			return i.fail(errBadEntry) == nil
 		}
 		if shared > uint64(prevLen) || unshared > uint64(len(d)-p) || vlen > uint64(len(d)-p)-unshared {
 			return i.fail(errBadEntry) == nil
