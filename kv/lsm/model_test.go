@@ -391,8 +391,8 @@ var modelTables = []struct {
 	}},
 }
 
-// modelOptions are tiny, so that flushes, compactions and region splits
-// happen within a few hundred steps.
+// modelOptions are tiny, so that flushes, compactions, region splits and
+// row cache evictions happen within a few hundred steps.
 func modelOptions(fs vfs.FS) lsm.Options {
 	return lsm.Options{
 		FS:               fs,
@@ -401,6 +401,7 @@ func modelOptions(fs vfs.FS) lsm.Options {
 		BlockCacheSize:   16 << 10,
 		RegionSplitSize:  16 << 10,
 		MaxFilesPerStore: 4,
+		RowCacheSize:     64 << 10, // about a kilobyte per shard: rows are evicted
 		Logger:           discardLogger(),
 	}
 }
@@ -853,6 +854,9 @@ func testModel(t *testing.T, seed uint64, steps int) bool {
 			rs, o := r.g.get(spec)
 			r.note("get %s %s %+v", modelTables[i].name, fmtRowSet(rs), o)
 			r.check(i, rs, o, "get")
+			// The same Get again: the row cache answers it from the
+			// row the first one read, when that one could be cached.
+			r.check(i, rs, o, "get again")
 		case n < 86:
 			r.snapshotRead(i)
 		case n < 90:
