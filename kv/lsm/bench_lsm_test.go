@@ -13,14 +13,32 @@ import (
 	"github.com/widesql/widesql/kv"
 )
 
-func benchStore(b *testing.B, rows int, flush bool) (*Store, kv.Table) {
+// openBenchTable opens a store in a temporary directory with opts (and
+// NoSync) holding one empty table "t" of one family "f". The caller
+// closes the store.
+func openBenchTable(b *testing.B, opts Options) (*Store, kv.Table) {
+	b.Helper()
 	ctx := context.Background()
-	s, err := Open(b.TempDir(), Options{NoSync: true})
+	opts.NoSync = true
+	s, err := Open(b.TempDir(), opts)
 	if err != nil {
 		b.Fatal(err)
 	}
-	s.CreateTable(ctx, "t", kv.TableSpec{Families: []kv.Family{{Name: "f"}}})
-	tbl, _ := s.Table(ctx, "t")
+	if err := s.CreateTable(ctx, "t", kv.TableSpec{Families: []kv.Family{{Name: "f"}}}); err != nil {
+		s.Close()
+		b.Fatal(err)
+	}
+	tbl, err := s.Table(ctx, "t")
+	if err != nil {
+		s.Close()
+		b.Fatal(err)
+	}
+	return s, tbl
+}
+
+func benchStore(b *testing.B, rows int, flush bool) (*Store, kv.Table) {
+	ctx := context.Background()
+	s, tbl := openBenchTable(b, Options{})
 	var batch []kv.RowMutation
 	for i := range rows {
 		batch = append(batch, kv.RowMutation{Key: fmt.Appendf(nil, "k%08d", i), Mutations: []kv.Mutation{

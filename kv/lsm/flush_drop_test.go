@@ -419,15 +419,8 @@ func BenchmarkFlushHotRows(b *testing.B) {
 			defer func(old bool) { flushDropShadowed = old }(flushDropShadowed)
 			flushDropShadowed = drop
 			ctx := context.Background()
-			s, err := Open(b.TempDir(), Options{NoSync: true})
-			if err != nil {
-				b.Fatal(err)
-			}
+			s, tbl := openBenchTable(b, Options{})
 			defer s.Close()
-			if err := s.CreateTable(ctx, "t", kv.TableSpec{Families: []kv.Family{{Name: "f"}}}); err != nil {
-				b.Fatal(err)
-			}
-			tbl, _ := s.Table(ctx, "t")
 			const rows = 10000
 			key := func(i uint64) []byte { return fmt.Appendf(nil, "user%010d", i*2654435761%(1<<32)) }
 			vr := rand.New(rand.NewPCG(3, 4))

@@ -20,15 +20,8 @@ func BenchmarkRowCacheGet(b *testing.B) {
 	}{{"on", 0}, {"off", -1}} {
 		b.Run(c.name, func(b *testing.B) {
 			ctx := context.Background()
-			s, err := Open(b.TempDir(), Options{NoSync: true, RowCacheSize: c.size})
-			if err != nil {
-				b.Fatal(err)
-			}
+			s, tbl := openBenchTable(b, Options{RowCacheSize: c.size})
 			defer s.Close()
-			if err := s.CreateTable(ctx, "t", kv.TableSpec{Families: []kv.Family{{Name: "f"}}}); err != nil {
-				b.Fatal(err)
-			}
-			tbl, _ := s.Table(ctx, "t")
 			const rows, hot = 100_000, 1000
 			key := func(i int) []byte { return fmt.Appendf(nil, "user%08d", i*7919%rows) }
 			val := make([]byte, 100)
@@ -96,15 +89,8 @@ func BenchmarkRowCacheApply(b *testing.B) {
 	}{{"on", 0}, {"off", -1}} {
 		b.Run(c.name, func(b *testing.B) {
 			ctx := context.Background()
-			s, err := Open(b.TempDir(), Options{NoSync: true, RowCacheSize: c.size})
-			if err != nil {
-				b.Fatal(err)
-			}
+			s, tbl := openBenchTable(b, Options{RowCacheSize: c.size})
 			defer s.Close()
-			if err := s.CreateTable(ctx, "t", kv.TableSpec{Families: []kv.Family{{Name: "f"}}}); err != nil {
-				b.Fatal(err)
-			}
-			tbl, _ := s.Table(ctx, "t")
 			tbl.Read(ctx, kv.RowSet{Keys: [][]byte{[]byte("x")}}, kv.ReadOptions{}).Close() // makes the cache
 			batch := make([]kv.RowMutation, 100)
 			val := make([]byte, 100)
