@@ -40,7 +40,7 @@ func execPrepared(b *testing.B, ctx context.Context, prep pgwire.Prepared, args 
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer p.Close()
+	defer releasePortal(p)
 	n := 0
 	for {
 		if _, err := p.Next(ctx); errors.Is(err, io.EOF) {
@@ -49,6 +49,15 @@ func execPrepared(b *testing.B, ctx context.Context, prep pgwire.Prepared, args 
 			b.Fatal(err)
 		}
 		n++
+	}
+}
+
+// releasePortal closes p and releases it, as pgwire does once it drops a
+// portal: the statement's next Bind reuses it.
+func releasePortal(p pgwire.Portal) {
+	p.Close()
+	if r, ok := p.(pgwire.PortalReleaser); ok {
+		r.Release()
 	}
 }
 

@@ -48,6 +48,21 @@ type prepared struct {
 	// same number of rows each time builds its tag once.
 	bigTag  string
 	bigTagN int64
+	// spare is a portal of the statement that pgwire released (Release):
+	// the next Bind reuses it, so that a prepared point Get allocates no
+	// portal per execution.
+	spare *portal
+}
+
+// newPortal returns an empty portal of p, its spare one when it has one.
+func (p *prepared) newPortal() *portal {
+	pt := p.spare
+	if pt == nil {
+		return &portal{prep: p, loc: p.sess.zone()}
+	}
+	p.spare = nil
+	pt.prep, pt.loc = p, p.sess.zone() // Release left the rest zero
+	return pt
 }
 
 // resultTypes returns the plan's column types, shared by every portal.
@@ -117,9 +132,9 @@ func (p *prepared) Bind(ctx context.Context, params [][]byte, paramFormats, resu
 	if len(paramFormats) > 1 && len(paramFormats) != len(params) {
 		return nil, s.fail(pgerror.New(pgerror.CodeProtocolViolation, "bind message has %d parameter formats but %d parameters", len(paramFormats), len(params)))
 	}
-	// The portal is allocated first, so that a few parameters are decoded
+	// The portal is taken first, so that a few parameters are decoded
 	// into its own array: one allocation fewer per execution.
-	pt := &portal{prep: p, loc: s.zone()}
+	pt := p.newPortal()
 	var vals []types.Datum
 	switch {
 	case len(params) <= len(pt.paramArr):
@@ -151,7 +166,7 @@ func (p *prepared) Bind(ctx context.Context, params [][]byte, paramFormats, resu
 func (p *prepared) bindDatums(pt *portal, vals []types.Datum, resultFormats []int16) (pgwire.Portal, error) {
 	s := p.sess
 	if pt == nil {
-		pt = &portal{prep: p, loc: s.zone()}
+		pt = p.newPortal()
 	}
 	pt.params = vals
 	if len(resultFormats) > 1 && len(resultFormats) != len(p.cols) {
@@ -248,6 +263,22 @@ func (pt *portal) Close() {
 		}
 		pt.enc = nil
 	}
+}
+
+var _ pgwire.PortalReleaser = (*portal)(nil)
+
+// Release implements pgwire.PortalReleaser: pgwire will not call the
+// portal again, so it becomes its statement's spare for the next Bind.
+// A cursor statement's portal is not reused: the cursor it declared
+// keeps its parameters, which may be the portal's own array.
+func (pt *portal) Release() {
+	pt.Close()
+	p := pt.prep
+	if p == nil || p.spare != nil || p.stmt.Cursor != nil {
+		return
+	}
+	*pt = portal{} // nothing it held (parameters, rows) stays reachable
+	p.spare = pt
 }
 
 // Next implements pgwire.Portal.

@@ -46,7 +46,7 @@ func appendPrepared(b *testing.B, ctx context.Context, prep pgwire.Prepared, arg
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer p.Close()
+	defer releasePortal(p)
 	ra := p.(pgwire.RowAppender)
 	n := 0
 	for {

@@ -30,7 +30,7 @@ type conn struct {
 	secret []byte
 
 	rd *flushingReader
-	be *pgproto3.Backend
+	be *frontendReader // recv.go
 	// out is the pending output: messages are encoded straight into it
 	// (DataRows too, portal.go) and written to the socket in one write
 	// when it passes writeBufferSize, before a read, and at Sync.
@@ -137,7 +137,11 @@ func (c *conn) flush() error {
 // or Shutdown.
 func (c *conn) serve() {
 	for {
-		c.armIdleTimeout() // server.go: idle_session_timeout and friends
+		if !c.be.buffered() {
+			// Only a read from the socket can wait: the rest of a pipelined
+			// request (Bind, Execute, Sync in one packet) needs no deadline.
+			c.armIdleTimeout() // server.go: idle_session_timeout and friends
+		}
 		msg, err := c.be.Receive()
 		if err != nil {
 			if !c.idleTimedOut(err) {
@@ -292,8 +296,12 @@ func (c *conn) sendNotices() {
 
 // sendSessionEvents sends pending notices and ParameterStatus changes.
 func (c *conn) sendSessionEvents() {
-	c.sendNotices()
+	// One guard for both: this runs twice per request.
 	c.guard(func() {
+		for _, n := range c.sess.TakeNotices() {
+			c.send(&pgproto3.NoticeResponse{Severity: n.Severity, SeverityUnlocalized: n.Severity,
+				Code: n.Code, Message: n.Message, Hint: n.Hint})
+		}
 		for _, p := range c.sess.TakeParameterChanges() {
 			c.send(&pgproto3.ParameterStatus{Name: p.Name, Value: p.Value})
 		}

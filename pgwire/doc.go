@@ -10,6 +10,9 @@
 //	           protocol version negotiation, the session       startup.go
 //	conn       the message loop, buffered output, error and panic handling,
 //	           cancellation                                     conn.go
+//	recv       frontend message framing and decoding after startup
+//	           (pgproto3's Receive, without allocations for
+//	           Bind and Execute)                                recv.go
 //	simple     Query                                            simple.go
 //	extended   Parse/Bind/Describe/Execute/Close               extended.go
 //	portal     prepared statements and portals by name, row streaming with

@@ -126,6 +126,14 @@ type Portal interface {
 	Close()
 }
 
+// PortalReleaser is an optional capability of a Portal, found by type
+// assertion: the connection calls Release after Close when it drops the
+// portal and will call none of its methods again, so the engine may
+// reuse the portal's memory for a later Bind.
+type PortalReleaser interface {
+	Release()
+}
+
 // RowAppender is an optional capability of a Portal, found by type
 // assertion: the next row encoded straight into the connection's output
 // buffer, with no slice per row or value in between.

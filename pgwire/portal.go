@@ -60,11 +60,17 @@ func (c *conn) newPortal(st *statement) *portal {
 	return p
 }
 
-// close releases the engine portal. It is safe to call more than once.
+// close closes the engine portal and releases it (PortalReleaser): the
+// connection drops p.p. It is safe to call more than once.
 func (p *portal) close() {
-	if p.p != nil {
-		p.p.Close()
+	if p.p == nil {
+		return
 	}
+	p.p.Close()
+	if r, ok := p.p.(PortalReleaser); ok {
+		r.Release()
+	}
+	p.p = nil
 }
 
 // closePortals closes every portal; called when a transaction ends.
@@ -72,6 +78,13 @@ func (p *portal) close() {
 // runs one statement after another outside a transaction block binds it
 // again after every Sync.
 func (c *conn) closePortals() {
+	if p, ok := c.portals[""]; ok && len(c.portals) == 1 {
+		// The common case, without a map iteration per request.
+		delete(c.portals, "")
+		c.closePortal(p)
+		c.spare = p
+		return
+	}
 	for name, p := range c.portals {
 		delete(c.portals, name)
 		c.closePortal(p)

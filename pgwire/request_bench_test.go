@@ -31,7 +31,13 @@ type wireBench struct {
 
 func startWireBench(b *testing.B, setup ...string) *wireBench {
 	b.Helper()
-	nc, err := net.Dial("tcp", serveExec(b))
+	return startWireBenchAt(b, serveExec(b), setup...)
+}
+
+// startWireBenchAt is startWireBench with the server at addr.
+func startWireBenchAt(b *testing.B, addr string, setup ...string) *wireBench {
+	b.Helper()
+	nc, err := net.Dial("tcp", addr)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -113,7 +119,11 @@ func benchWire(b *testing.B, sql string, resultFormats []int16, params func(i in
 // the requests are Bind, Execute, Sync, as lib/pq sends them for a
 // prepared statement.
 func benchWireOn(b *testing.B, setup []string, sql string, describe bool, resultFormats []int16, params func(i int) [][]byte) {
-	w := startWireBench(b, setup...)
+	startWireBench(b, setup...).benchPrepared(b, sql, describe, resultFormats, params)
+}
+
+// benchPrepared is benchWireOn's part once the connection is set up.
+func (w *wireBench) benchPrepared(b *testing.B, sql string, describe bool, resultFormats []int16, params func(i int) [][]byte) {
 	w.roundTrip(b, encodeAll(&pgproto3.Parse{Name: "s", Query: sql}, &pgproto3.Sync{}))
 	// Pre-encoded requests, so that the client allocates nothing per op.
 	reqs := make([][]byte, 997)

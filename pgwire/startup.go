@@ -62,7 +62,7 @@ func (s *Server) serveConn(nc net.Conn) {
 		portals: make(map[string]*portal),
 	}
 	c.rd = &flushingReader{c: c}
-	c.be = pgproto3.NewBackend(c.rd, nc)
+	c.be = newFrontendReader(c.rd) // recv.go
 	c.be.SetMaxBodyLen(s.maxMessage)
 	var cancel func()
 	c.ctx, cancel = context.WithCancel(s.base)
