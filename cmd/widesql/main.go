@@ -63,9 +63,11 @@ func main() {
 	storeKind := fs.String("store", "disk", "storage engine: disk (durable, under --data) or memory (nothing survives a restart)")
 	memtable := fs.Int64("memtable-size", 64<<20, "bytes a region's memtable holds before it is flushed to a sorted file")
 	budget := fs.Int64("memory-budget", 256<<20, "bytes all memtables may hold together; writers wait above it")
-	defCache, defCacheHow := defaultBlockCache() // mem.go
-	cache := fs.Int64("block-cache-size", 0, fmt.Sprintf("bytes of decompressed file blocks kept in memory (default: %s; here %s = %d)", cacheDefaultIs, defCacheHow, defCache))
-	rowCache := fs.Int64("row-cache-size", 64<<20, "bytes of recently read rows kept in memory to answer repeated point reads (WHERE key = ..., key IN (...)) of unchanged rows; 0 disables it")
+	share, shareHow := defaultCacheShare() // mem.go
+	defRow := rowCacheFor(share)
+	defCache := blockCacheFor(share, defRow)
+	cache := fs.Int64("block-cache-size", 0, fmt.Sprintf("bytes of decompressed file blocks kept in memory (default: %s; here %s = %d, less the row cache: %d)", cacheDefaultIs, shareHow, share, defCache))
+	rowCache := fs.Int64("row-cache-size", 0, fmt.Sprintf("bytes of recently read rows kept in memory to answer repeated point reads (WHERE key = ..., key IN (...)) of unchanged rows; 0 disables it (default: %s; here %d)", rowCacheDefaultIs, defRow))
 	memLimit := fs.Int64("memory-limit", 0, "soft limit in bytes for the whole process's Go heap, which makes the GC work harder near it (default: memory-budget + block-cache-size + row-cache-size + 256 MiB; $GOMEMLIMIT wins if set)")
 	gcPercent := fs.Int("gc-percent", defaultGCPercent, "heap growth in percent of the live heap before the Go GC runs (GOGC), up to --memory-limit; -1 leaves collection to the memory limit alone ($GOGC wins if set)")
 	noSync := fs.Bool("no-sync", false, "acknowledge writes before they are fsynced (faster; a crash may lose the last acknowledged writes, never half a statement)")
@@ -88,9 +90,15 @@ func main() {
 		os.Exit(2)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lvl}))
+	rowSet := false
+	fs.Visit(func(f *flag.Flag) { rowSet = rowSet || f.Name == "row-cache-size" })
+	if !rowSet {
+		*rowCache = defRow
+		log.Info("row cache", "bytes", *rowCache, "default", "a quarter of the caches' share: "+shareHow)
+	}
 	if *cache <= 0 {
-		*cache = defCache
-		log.Info("block cache", "bytes", *cache, "default", defCacheHow)
+		*cache = blockCacheFor(share, *rowCache)
+		log.Info("block cache", "bytes", *cache, "default", "the caches' share less the row cache: "+shareHow)
 	}
 	if *rowCache <= 0 {
 		*rowCache = -1 // lsm.Options: negative disables, 0 means the default

@@ -9,38 +9,52 @@ import (
 	"strings"
 )
 
-// Block cache default. The server caches decompressed blocks itself: the
+// Cache defaults. The server caches decompressed blocks itself: the
 // OS page cache holds only the compressed files, so unlike PostgreSQL
 // (whose heap pages sit uncompressed in shared_buffers and the page
 // cache) every block the cache cannot hold is decompressed again on each
 // read. A fixed 128 MiB was smaller than the decompressed working set of
-// a 1M-row two-family table, and repeated scans thrashed. The default is
-// therefore a quarter of the memory available to the process, the share
-// CockroachDB recommends for its cache, up to 1 GiB: with the memtable
-// budget and Go's garbage headroom it leaves most memory to queries
-// (work_mem per operator), other processes and the page cache holding the
-// files. The cap keeps the default footprint modest, as PostgreSQL's
-// shared_buffers default does: the server's memory limit follows the cache
-// (budget + cache + 256 MiB), so an uncapped quarter of a 24 GiB machine
-// let the heap reach 4.7 GiB in the benchmark harness while the working
-// sets it measures fit in a fraction of 1 GiB. A bigger machine's
-// operator raises --block-cache-size.
+// a 1M-row two-family table, and repeated scans thrashed. The caches'
+// default share is therefore a quarter of the memory available to the
+// process, the share CockroachDB recommends for its cache, up to 1 GiB:
+// with the memtable budget and Go's garbage headroom it leaves most
+// memory to queries (work_mem per operator), other processes and the
+// page cache holding the files. The cap keeps the default footprint
+// modest, as PostgreSQL's shared_buffers default does: the server's
+// memory limit follows the caches (budget + caches + 256 MiB), so an
+// uncapped quarter of a 24 GiB machine let the heap reach 4.7 GiB in the
+// benchmark harness while the working sets it measures fit in a fraction
+// of 1 GiB. A bigger machine's operator raises the flags.
+//
+// The row cache (repeated point reads of unchanged rows) takes a quarter
+// of that share, between 16 MiB and 256 MiB, and the block cache the
+// rest: at ~150 bytes per row of the harness's table, 256 MiB holds its
+// 1M rows, which a 64 MiB row cache could not (most point reads then
+// missed and paid an insert and an eviction), while blocks are still
+// cached for scans and for the rows the row cache does not hold. A row
+// cache size set by flag is taken out of the share instead (0: the block
+// cache gets it all).
 const (
 	cacheShareDiv  = 4         // a quarter
 	cacheFallback  = 128 << 20 // when the memory cannot be read
 	cacheMin       = 16 << 20  // tiny machines: mem/4 below this is pointless
-	cacheMax       = 1 << 30   // see above: raise --block-cache-size for more
-	cacheDefaultIs = "a quarter of the memory available (the cgroup's memory limit when set, else MemTotal), between 16 MiB and 1 GiB; 128 MiB when neither can be read"
+	cacheMax       = 1 << 30   // see above: raise the cache flags for more
+	cacheDefaultIs = "a quarter of the memory available (the cgroup's memory limit when set, else MemTotal), between 16 MiB and 1 GiB (128 MiB when neither can be read), less the row cache, at least 16 MiB"
+
+	rowShareDiv       = 4 // a quarter of the caches' share
+	rowCacheMin       = 16 << 20
+	rowCacheMax       = 256 << 20
+	rowCacheDefaultIs = "a quarter of the caches' share (the memory available / 4, between 16 MiB and 1 GiB), between 16 MiB and 256 MiB"
 )
 
-// defaultBlockCache returns the default --block-cache-size and how it was
-// derived, for --help and the start-up log.
-func defaultBlockCache() (int64, string) {
+// defaultCacheShare returns the memory the block and row caches share by
+// default and how it was derived, for --help and the start-up log.
+func defaultCacheShare() (int64, string) {
 	mem, src := availableMemory()
 	if mem <= 0 {
 		return cacheFallback, "memory size unknown"
 	}
-	size := blockCacheFor(mem)
+	size := cacheShareFor(mem)
 	switch {
 	case size == cacheMax && mem/cacheShareDiv > cacheMax:
 		return size, fmt.Sprintf("a quarter of %s (%s), capped at %s", fmtBytes(mem), src, fmtBytes(cacheMax))
@@ -50,10 +64,21 @@ func defaultBlockCache() (int64, string) {
 	return size, fmt.Sprintf("a quarter of %s (%s)", fmtBytes(mem), src)
 }
 
-// blockCacheFor is the default cache size on a machine (or cgroup) of
+// cacheShareFor is the caches' default share on a machine (or cgroup) of
 // mem bytes: below 128 MiB only when mem is under 512 MiB.
-func blockCacheFor(mem int64) int64 {
+func cacheShareFor(mem int64) int64 {
 	return min(max(mem/cacheShareDiv, cacheMin), cacheMax)
+}
+
+// rowCacheFor is the default row cache size in a share of share bytes.
+func rowCacheFor(share int64) int64 {
+	return min(max(share/rowShareDiv, rowCacheMin), rowCacheMax)
+}
+
+// blockCacheFor is the default block cache size in a share of share
+// bytes of which the row cache takes row (0 when disabled).
+func blockCacheFor(share, row int64) int64 {
+	return max(share-max(row, 0), cacheMin)
 }
 
 // availableMemory returns the memory the process may use: the smallest

@@ -87,22 +87,35 @@ func TestMemTotal(t *testing.T) {
 	}
 }
 
-func TestBlockCacheFor(t *testing.T) {
-	for _, tc := range []struct{ mem, want int64 }{
-		{24 << 30, 1 << 30},
-		{4 << 30, 1 << 30},
-		{2 << 30, 512 << 20},
-		{512 << 20, 128 << 20}, // the old fixed default from here up
-		{256 << 20, 64 << 20},
-		{32 << 20, 16 << 20},
-		{1 << 40, 1 << 30},
+func TestCacheDefaults(t *testing.T) {
+	for _, tc := range []struct{ mem, share, row, block int64 }{
+		{24 << 30, 1 << 30, 256 << 20, 768 << 20},
+		{4 << 30, 1 << 30, 256 << 20, 768 << 20},
+		{2 << 30, 512 << 20, 128 << 20, 384 << 20},
+		{512 << 20, 128 << 20, 32 << 20, 96 << 20},
+		{256 << 20, 64 << 20, 16 << 20, 48 << 20},
+		{32 << 20, 16 << 20, 16 << 20, 16 << 20}, // both at their minimum
+		{1 << 40, 1 << 30, 256 << 20, 768 << 20},
 	} {
-		if got := blockCacheFor(tc.mem); got != tc.want {
-			t.Errorf("blockCacheFor(%d) = %d, want %d", tc.mem, got, tc.want)
+		share := cacheShareFor(tc.mem)
+		row := rowCacheFor(share)
+		if block := blockCacheFor(share, row); share != tc.share || row != tc.row || block != tc.block {
+			t.Errorf("mem %d: share %d, row %d, block %d; want %d, %d, %d", tc.mem, share, row, block, tc.share, tc.row, tc.block)
 		}
 	}
+	// A row cache set by flag is taken out of the share; disabled, the
+	// block cache takes it all.
+	if got := blockCacheFor(1<<30, 512<<20); got != 512<<20 {
+		t.Errorf("block cache beside a 512 MiB row cache: %d", got)
+	}
+	if got := blockCacheFor(1<<30, -1); got != 1<<30 {
+		t.Errorf("block cache without a row cache: %d", got)
+	}
+	if got := blockCacheFor(1<<30, 2<<30); got != cacheMin {
+		t.Errorf("block cache beside a 2 GiB row cache: %d", got)
+	}
 	// On this machine: positive and never above what it reads.
-	size, how := defaultBlockCache()
+	size, how := defaultCacheShare()
 	mem, _ := availableMemory()
 	if size <= 0 || (mem > 0 && size > mem) || how == "" {
 		t.Fatalf("default %d (%s) with %d bytes of memory", size, how, mem)

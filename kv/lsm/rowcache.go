@@ -1,6 +1,7 @@
 package lsm
 
 import (
+	"bytes"
 	"hash/maphash"
 	"sync"
 	"sync/atomic"
@@ -43,7 +44,8 @@ import (
 // was inserted after that invalidation, and that insert would have been
 // refused. A pinned snapshot older than validSeq misses and reads the
 // files. Slots are shared by hash collisions: a collision only refuses
-// inserts.
+// inserts. An entry is found by its 64-bit hash and then its table and
+// key are compared, so a hash collision never returns another row.
 //
 // Everything else that changes what a read sees:
 //
@@ -58,9 +60,9 @@ import (
 //     insert checks, under the shard lock, that the table's family set is
 //     the one its read used (sameFams): a read that took the old set is
 //     refused, or inserted before the clear and cleared. Entries name
-//     families through the set they were read with, so a hit between the
-//     install and the clear (concurrent with SetFamilies) still names them
-//     right.
+//     families through the set they were read with (their context, an
+//     rcCtx), so a hit between the install and the clear (concurrent with
+//     SetFamilies) still names them right.
 //   - DropTable marks the table id dropped, then clears it: an insert of a
 //     read that started before the drop is refused, or cleared. A new
 //     table of the same name has a new id. Reads through a dropped handle
@@ -79,10 +81,16 @@ import (
 // # Memory
 //
 // The byte budget (Options.RowCacheSize) is split over rcShards shards by
-// key hash; each evicts with CLOCK (a hit sets the entry's reference bit).
-// An entry counts its encoded cells, key and a fixed overhead. Entries
-// are immutable once inserted: a reader copies one after unlocking, so a
-// replaced or evicted entry may still be read by a reader that found it.
+// key hash. An entry is one pointer-free []byte (rcEntry: a fixed header,
+// the key, the cells' bytes, compact cell headers), found through the
+// shard's open-addressing table of (hash, pointer) slots, and evicted with
+// CLOCK over that table (a hit sets the slot's reference bit). A shard's
+// bytes are what it really holds: each entry's allocation (its size class,
+// cap of the buffer), the slot table, and its contexts. Entries are
+// immutable once inserted: a reader copies one after unlocking, and an
+// entry's memory is never reused (removing it drops the table's pointer;
+// the GC frees it once no reader holds it), so a replaced or evicted entry
+// may still be read by a reader that found it.
 type rowCache struct {
 	seed        maphash.Seed
 	shardBudget int64
@@ -96,43 +104,49 @@ type rowCache struct {
 }
 
 const (
-	rcShards        = 64
-	rcSlots         = 1024 // lastWrite slots per shard: 64Ki in all
-	rcEntryOverhead = 200  // the entry, its signature share, map and ring slots
+	rcShardBits = 6
+	rcShards    = 1 << rcShardBits
+	rcSlots     = 1024  // lastWrite slots per shard: 64Ki in all
+	rcMinTable  = 8     // slots of a shard's first table
+	rcMaxCtx    = 4096  // contexts a shard holds before it is emptied
+	rcSlotBytes = 4 + 8 // a tag and a pointer
+
+	rcTagUsed = 1 << 30 // set in a used slot's tag
+	rcTagRef  = 1 << 31 // CLOCK's reference bit
+	rcTagHash = rcTagUsed - 1
 )
 
-// rcShard is one shard: its entries by table and key, their CLOCK ring,
-// and the lastWrite slots of its hashes.
+// rcShard is one shard: its entries in an open-addressing table (linear
+// probing, load at most 7/8, backward-shift deletion), the contexts its
+// entries name, and the lastWrite slots of its hashes.
+//
+// The table is two arrays: tags, 30 bits of each entry's hash (which
+// also give its home slot) with a used bit and the CLOCK reference bit
+// (0: empty), probed densely, and ptrs, each entry's first byte.
 type rcShard struct {
-	mu     sync.Mutex
-	tables map[uint64]map[string]*rcEntry
-	ring   []*rcEntry // CLOCK order; nil holes are listed in free
-	free   []int32
-	hand   int
-	bytes  int64
-	last   *rcSig // the signature of the last insert, shared when equal
+	mu    sync.Mutex
+	tags  []uint32
+	ptrs  []*byte
+	n     int // entries
+	hand  int // CLOCK hand over slots
+	bytes int64
+	ctxs  []rcCtx
+	ctxB  int64 // bytes of ctxs, part of bytes
+	last  int   // the context of the last insert, tried first
 
 	hits, misses, inserts, refused, evictions int64
 
 	lastWrite [rcSlots]uint64
 }
 
-// rcEntry is a cached row. Every field but ref and slot (the shard's, under
-// its lock) is immutable once the entry is inserted.
-type rcEntry struct {
-	tid      uint64
-	key      string // a view of buf[:keyLen]
-	validSeq uint64
-	fams     []famInfo // the family set read; cells name families by index
-	sig      *rcSig
-	buf      []byte // key, then the cells (encodeCells)
-	keyLen   int
-	ncells   int
-	dataLen  int // bytes of qualifiers and values together
-	size     int64
-
-	slot int32
-	ref  bool
+// rcCtx is what an entry's cells are named and matched through: its
+// table, the family set its read used and its projection. A shard's
+// contexts only grow (an entry names one by index) until the shard is
+// emptied.
+type rcCtx struct {
+	tid  uint64
+	fams []famInfo
+	sig  *rcSig
 }
 
 // newRowCache returns a cache of about size bytes; floor is the last seq
@@ -140,50 +154,86 @@ type rcEntry struct {
 func newRowCache(size int64, floor uint64) *rowCache {
 	c := &rowCache{seed: maphash.MakeSeed(), shardBudget: max(size/rcShards, 1), dropped: map[uint64]struct{}{}}
 	c.floor.Store(floor)
-	for i := range c.shards {
-		c.shards[i].tables = map[uint64]map[string]*rcEntry{}
-	}
 	return c
 }
 
-// locate returns the shard and lastWrite slot of (tid, key).
-func (c *rowCache) locate(tid uint64, key []byte) (*rcShard, int) {
+// hash returns the hash of (tid, key); its low rcShardBits bits pick the
+// shard, the next ones the lastWrite slot and the table slot.
+func (c *rowCache) hash(tid uint64, key []byte) uint64 {
 	h := maphash.Bytes(c.seed, key) ^ (tid * 0x9e3779b97f4a7c15)
-	h ^= h >> 29
-	return &c.shards[h%rcShards], int(h / rcShards % rcSlots)
+	return h ^ h>>29
+}
+
+func (c *rowCache) shard(h uint64) *rcShard { return &c.shards[h&(rcShards-1)] }
+
+func lastWriteSlot(h uint64) int { return int(h >> rcShardBits % rcSlots) }
+
+// tagOf is the tag of a used slot of hash h, without the reference bit.
+func tagOf(h uint64) uint32 { return uint32(h>>rcShardBits)&rcTagHash | rcTagUsed }
+
+// find returns the slot index of (tid, key) of hash h, or -1; with the
+// lock held.
+func (sh *rcShard) find(h, tid uint64, key []byte) int {
+	if sh.n == 0 {
+		return -1
+	}
+	tag := tagOf(h)
+	n := len(sh.tags)
+	for i := home(tag, n); ; i = next(i, n) {
+		t := sh.tags[i]
+		if t == 0 {
+			return -1
+		}
+		if t&^rcTagRef == tag {
+			e := entryAt(sh.ptrs[i])
+			if sh.ctxs[e.ctx()].tid == tid && bytes.Equal(e.key(), key) {
+				return i
+			}
+		}
+	}
+}
+
+// rcHit is a hit: the entry and the family set its cells name.
+type rcHit struct {
+	e    rcEntry
+	fams []famInfo
 }
 
 // get returns the entry of (tid, key) that a read at seq with options o
-// may use, or nil. count records a miss too (a hit always counts).
-func (c *rowCache) get(tid uint64, key []byte, seq uint64, o *kv.ReadOptions, count bool) *rcEntry {
-	sh, _ := c.locate(tid, key)
+// may use; false if none. count records a miss too (a hit always
+// counts).
+func (c *rowCache) get(tid uint64, key []byte, seq uint64, o *kv.ReadOptions, count bool) (rcHit, bool) {
+	h := c.hash(tid, key)
+	sh := c.shard(h)
 	sh.mu.Lock()
-	e := sh.tables[tid][string(key)]
-	if e != nil && e.validSeq <= seq && e.sig.matches(o) {
-		e.ref = true
-		sh.hits++
-		sh.mu.Unlock()
-		return e
+	if i := sh.find(h, tid, key); i >= 0 {
+		e := entryAt(sh.ptrs[i])
+		if cx := &sh.ctxs[e.ctx()]; e.validSeq() <= seq && cx.sig.matches(o) {
+			sh.tags[i] |= rcTagRef
+			sh.hits++
+			hit := rcHit{e: e, fams: cx.fams}
+			sh.mu.Unlock()
+			return hit, true
+		}
 	}
 	if count {
 		sh.misses++
 	}
 	sh.mu.Unlock()
-	return nil
+	return rcHit{}, false
 }
 
 // invalidate deletes the entry of (tid, key) and records a write at seq;
 // see the type's comment.
 func (c *rowCache) invalidate(tid uint64, key []byte, seq uint64) {
-	sh, slot := c.locate(tid, key)
+	h := c.hash(tid, key)
+	sh, slot := c.shard(h), lastWriteSlot(h)
 	sh.mu.Lock()
 	if sh.lastWrite[slot] < seq {
 		sh.lastWrite[slot] = seq
 	}
-	if m := sh.tables[tid]; m != nil {
-		if e := m[string(key)]; e != nil {
-			sh.remove(e)
-		}
+	if i := sh.find(h, tid, key); i >= 0 {
+		sh.remove(i)
 	}
 	sh.mu.Unlock()
 }
@@ -206,18 +256,34 @@ func sameFams(t *table, fams []famInfo) bool {
 	return len(cur) > 0 && len(cur) == len(fams) && unsafe.SliceData(cur) == unsafe.SliceData(fams)
 }
 
+// findCtx returns the index of the context (tid, fams, o's projection), or
+// -1; with the lock held.
+func (sh *rcShard) findCtx(tid uint64, fams []famInfo, o *kv.ReadOptions) int {
+	match := func(i int) bool {
+		cx := &sh.ctxs[i]
+		return cx.tid == tid && unsafe.SliceData(cx.fams) == unsafe.SliceData(fams) && len(cx.fams) == len(fams) && cx.sig.matches(o)
+	}
+	if sh.last < len(sh.ctxs) && match(sh.last) {
+		return sh.last
+	}
+	for i := range sh.ctxs {
+		if match(i) {
+			return i
+		}
+	}
+	return -1
+}
+
 // put caches row, read from table t at seq with options o and family set
 // fams, unless a write, an ingest, a family change or a drop since makes
 // it unsafe (see the type's comment) or it is larger than a shard's
 // budget. It copies row.
 func (c *rowCache) put(t *table, row *kv.Row, seq uint64, o *kv.ReadOptions, fams []famInfo) {
-	sh, slot := c.locate(t.id, row.Key)
+	h := c.hash(t.id, row.Key)
+	sh, slot := c.shard(h), lastWriteSlot(h)
 	sh.mu.Lock()
 	ok := c.mayInsertLocked(sh, slot, t, seq, fams)
-	var sig *rcSig
-	if ok && sh.last != nil && sh.last.matches(o) {
-		sig = sh.last
-	}
+	haveCtx := ok && sh.findCtx(t.id, fams, o) >= 0
 	if !ok {
 		sh.refused++
 	}
@@ -225,16 +291,16 @@ func (c *rowCache) put(t *table, row *kv.Row, seq uint64, o *kv.ReadOptions, fam
 	if !ok {
 		return
 	}
-	e := newEntry(t.id, row, seq, fams)
-	if e == nil {
-		return // a family the set does not hold: not cacheable
+	e, ok := encodeEntry(row, seq, fams)
+	if !ok {
+		return // a family the set does not hold, or too big a key or header: not cacheable
 	}
-	if sig == nil {
+	var sig *rcSig
+	if !haveCtx {
 		sig = newSig(o)
-		e.size += int64(sig.bytes)
 	}
-	e.sig = sig
-	if e.size > c.shardBudget {
+	size := e.size()
+	if size+rcMinTable*rcSlotBytes > c.shardBudget {
 		return
 	}
 	sh.mu.Lock()
@@ -243,83 +309,154 @@ func (c *rowCache) put(t *table, row *kv.Row, seq uint64, o *kv.ReadOptions, fam
 		sh.refused++
 		return
 	}
-	m := sh.tables[t.id]
-	if m == nil {
-		m = map[string]*rcEntry{}
-		sh.tables[t.id] = m
+	if i := sh.find(h, t.id, row.Key); i >= 0 {
+		sh.remove(i)
 	}
-	if old := m[e.key]; old != nil {
-		sh.remove(old)
-		if sh.tables[t.id] == nil {
-			sh.tables[t.id] = m
+	if sh.n == 0 && len(sh.ctxs) > 0 {
+		sh.reset() // no entry names a context: drop them
+	}
+	ci := sh.findCtx(t.id, fams, o)
+	if ci < 0 {
+		if sig == nil {
+			sig = newSig(o)
 		}
+		// Contexts are not freed one by one (entries name them by
+		// index): too many, or too many bytes, empty the shard.
+		if len(sh.ctxs) == rcMaxCtx || sh.ctxB+int64(sig.bytes) > c.shardBudget/2 {
+			sh.reset()
+		}
+		ci = len(sh.ctxs)
+		sh.ctxs = append(sh.ctxs, rcCtx{tid: t.id, fams: fams, sig: sig})
+		sh.ctxB += int64(sig.bytes)
+		sh.bytes += int64(sig.bytes)
 	}
-	for sh.bytes+e.size > c.shardBudget && sh.evictOne() {
+	sh.last = ci
+	e.setCtx(ci)
+	// Room for the entry, and a slot at load at most 7/8: the table
+	// grows by half when the budget holds the bigger table, else
+	// entries go.
+	for sh.bytes+size > c.shardBudget && sh.evictOne() {
 	}
-	m[e.key] = e
-	sh.last = sig
-	if n := len(sh.free); n > 0 {
-		e.slot = sh.free[n-1]
-		sh.free = sh.free[:n-1]
-		sh.ring[e.slot] = e
-	} else {
-		e.slot = int32(len(sh.ring))
-		sh.ring = append(sh.ring, e)
+	for (sh.n+1)*8 > len(sh.tags)*7 {
+		grown := max(len(sh.tags)+len(sh.tags)/2, rcMinTable)
+		if sh.bytes+size+int64(grown-len(sh.tags))*rcSlotBytes <= c.shardBudget || sh.n == 0 {
+			sh.resize(grown)
+			break
+		}
+		sh.evictOne()
 	}
-	sh.bytes += e.size
+	// A new entry starts referenced: it takes a slot where the hand may
+	// stand (its home, or one an eviction just freed), and must survive
+	// one pass of the hand, as in a ring it would be inserted behind it.
+	sh.insert(tagOf(h)|rcTagRef, e.first())
+	sh.bytes += size
 	sh.inserts++
 }
 
-// remove takes e out of the shard; with its lock held.
-func (sh *rcShard) remove(e *rcEntry) {
-	m := sh.tables[e.tid]
-	delete(m, e.key)
-	if len(m) == 0 {
-		delete(sh.tables, e.tid)
+// home is the first slot an entry of tag may take in a table of n slots:
+// its hash bits scaled to n (Lemire's multiply-shift), so n need not be a
+// power of two and the table grows by half.
+func home(tag uint32, n int) int { return int(uint64(tag&rcTagHash) * uint64(n) >> 30) }
+
+// next is the slot after i in a table of n.
+func next(i, n int) int {
+	if i++; i == n {
+		return 0
 	}
-	sh.ring[e.slot] = nil
-	sh.free = append(sh.free, e.slot)
-	sh.bytes -= e.size
-	if len(sh.free) > 64 && len(sh.free) > len(sh.ring)/2 {
-		sh.compactRing()
+	return i
+}
+
+// dist is how far slot j is after slot i in a table of n (cyclically).
+func dist(i, j, n int) int {
+	if d := j - i; d >= 0 {
+		return d
+	}
+	return j - i + n
+}
+
+// insert puts an entry in the table, which has a free slot; with the
+// lock held.
+func (sh *rcShard) insert(tag uint32, p *byte) {
+	n := len(sh.tags)
+	i := home(tag, n)
+	for sh.tags[i] != 0 {
+		i = next(i, n)
+	}
+	sh.tags[i], sh.ptrs[i] = tag, p
+	sh.n++
+}
+
+// resize moves the entries into a table of size slots, keeping those
+// keep accepts; with the lock held.
+func (sh *rcShard) resize(size int) { sh.rebuild(size, nil) }
+
+func (sh *rcShard) rebuild(size int, keep func(rcEntry) bool) {
+	tags, ptrs := sh.tags, sh.ptrs
+	sh.bytes += int64(size-len(tags)) * rcSlotBytes
+	sh.tags, sh.ptrs, sh.n, sh.hand = make([]uint32, size), make([]*byte, size), 0, 0
+	for i, t := range tags {
+		if t == 0 {
+			continue
+		}
+		if keep != nil && !keep(entryAt(ptrs[i])) {
+			sh.bytes -= entryAt(ptrs[i]).size()
+			continue
+		}
+		sh.insert(t, ptrs[i])
 	}
 }
 
-// compactRing drops the ring's holes.
-func (sh *rcShard) compactRing() {
-	live := sh.ring[:0]
-	for _, e := range sh.ring {
-		if e != nil {
-			e.slot = int32(len(live))
-			live = append(live, e)
+// remove takes the entry of slot i out of the table (backward-shift
+// deletion: the entries after it in its probe run move up); with the lock
+// held.
+func (sh *rcShard) remove(i int) {
+	sh.bytes -= entryAt(sh.ptrs[i]).size()
+	sh.n--
+	n := len(sh.tags)
+	for j := next(i, n); ; j = next(j, n) {
+		t := sh.tags[j]
+		if t == 0 {
+			break
+		}
+		// The entry at j may move to i if its home is not in (i, j]
+		// (cyclically).
+		if dist(home(t, n), j, n) >= dist(i, j, n) {
+			sh.tags[i], sh.ptrs[i] = t, sh.ptrs[j]
+			i = j
 		}
 	}
-	clear(sh.ring[len(live):])
-	sh.ring, sh.free, sh.hand = live, sh.free[:0], 0
+	sh.tags[i], sh.ptrs[i] = 0, nil
 }
 
 // evictOne evicts the entry under the CLOCK hand, giving referenced ones a
 // second chance; false when the shard is empty.
 func (sh *rcShard) evictOne() bool {
-	if len(sh.ring) == len(sh.free) {
+	if sh.n == 0 {
 		return false
 	}
 	for {
-		if sh.hand >= len(sh.ring) {
+		if sh.hand >= len(sh.tags) {
 			sh.hand = 0
 		}
-		e := sh.ring[sh.hand]
-		sh.hand++
+		t := &sh.tags[sh.hand]
 		switch {
-		case e == nil:
-		case e.ref:
-			e.ref = false
+		case *t == 0:
+			sh.hand++
+		case *t&rcTagRef != 0:
+			*t &^= rcTagRef
+			sh.hand++
 		default:
-			sh.remove(e)
+			sh.remove(sh.hand) // the hand stays: an entry may have moved in
 			sh.evictions++
 			return true
 		}
 	}
+}
+
+// reset empties the shard (its lastWrite slots and counters stay); with
+// the lock held.
+func (sh *rcShard) reset() {
+	sh.tags, sh.ptrs, sh.n, sh.hand, sh.bytes, sh.ctxs, sh.ctxB, sh.last = nil, nil, 0, 0, 0, nil, 0, 0
 }
 
 // clearTable removes every entry of table tid.
@@ -327,8 +464,19 @@ func (c *rowCache) clearTable(tid uint64) {
 	for i := range c.shards {
 		sh := &c.shards[i]
 		sh.mu.Lock()
-		for _, e := range sh.tables[tid] {
-			sh.remove(e)
+		if sh.n > 0 {
+			other := func(e rcEntry) bool { return sh.ctxs[e.ctx()].tid != tid }
+			kept := 0
+			for j, t := range sh.tags {
+				if t != 0 && other(entryAt(sh.ptrs[j])) {
+					kept++
+				}
+			}
+			if kept == 0 {
+				sh.reset()
+			} else if kept < sh.n {
+				sh.rebuild(len(sh.tags), other)
+			}
 		}
 		sh.mu.Unlock()
 	}
@@ -358,7 +506,7 @@ func (c *rowCache) close() {
 	for i := range c.shards {
 		sh := &c.shards[i]
 		sh.mu.Lock()
-		sh.tables, sh.ring, sh.free, sh.bytes, sh.last = map[uint64]map[string]*rcEntry{}, nil, nil, 0, nil
+		sh.reset()
 		sh.mu.Unlock()
 	}
 }
@@ -379,7 +527,7 @@ func (c *rowCache) stats() rowCacheStats {
 		st.refused += sh.refused
 		st.evictions += sh.evictions
 		st.bytes += sh.bytes
-		st.entries += int64(len(sh.ring) - len(sh.free))
+		st.entries += int64(sh.n)
 		sh.mu.Unlock()
 	}
 	return st

@@ -133,8 +133,8 @@ func BenchmarkRowCacheHit(b *testing.B) {
 	opts := &kv.ReadOptions{}
 	b.ReportAllocs()
 	for b.Loop() {
-		e := c.get(1, keys[rng.IntN(hot)], 1, opts, true)
-		if e == nil {
+		e, ok := c.get(1, keys[rng.IntN(hot)], 1, opts, true)
+		if !ok {
 			b.Fatal("miss")
 		}
 		e.emit(&r)

@@ -38,8 +38,8 @@ func (it *rowIterator) probeCache(rc *rowCache, t *table, seq uint64, pinned boo
 	if !pinned {
 		seq = it.s.visibleSeq.Load()
 	}
-	e := rc.get(t.id, it.spans[0].Start, seq, &it.opts, true)
-	if e == nil {
+	e, ok := rc.get(t.id, it.spans[0].Start, seq, &it.opts, true)
+	if !ok {
 		it.rcMissed = true
 		return false
 	}
@@ -67,8 +67,8 @@ func (it *rowIterator) lookupCached(sp *kv.Span) bool {
 	if !sp.Point || it.rcMissed {
 		return false
 	}
-	e := it.s.rc.Load().get(it.rcT.id, sp.Start, it.snap.seq, &it.opts, true)
-	if e == nil {
+	e, ok := it.s.rc.Load().get(it.rcT.id, sp.Start, it.snap.seq, &it.opts, true)
+	if !ok {
 		return false
 	}
 	e.emit(&it.rr)

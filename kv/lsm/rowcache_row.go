@@ -3,6 +3,7 @@ package lsm
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"slices"
 	"unsafe"
 
@@ -66,80 +67,159 @@ func cacheableRead(o *kv.ReadOptions, fams []famInfo) bool {
 	return len(fams) > 0
 }
 
-// newEntry encodes row (read at seq with family set fams) as an entry of
-// table tid; nil if a cell's family is not in fams. One buffer holds the
-// key, then every cell's qualifier and value back to back (what a hit
-// copies, in one move), then a fixed-size header per cell (rcCellHeader
-// bytes, little endian, so a hit decodes without varint loops):
+// rcEntry is a cached row: one pointer-free buffer, immutable once
+// inserted, laid out as
 //
-//	family index (4 bytes) | qualifier length (4) | timestamp (8) |
-//	value length (4)
-func newEntry(tid uint64, row *kv.Row, seq uint64, fams []famInfo) *rcEntry {
+//	validSeq (8 bytes, little endian) | alloc (4): the buffer's cap, what
+//	it costs | ctx (2): its context's index in the shard | hdrLen (2) |
+//	headers (hdrLen bytes) | key | every cell's qualifier and value, back
+//	to back (what a hit copies, in one move)
+//
+// The headers are uvarints: key length, length of the cells' bytes, cell
+// count, the first cell's
+// timestamp (the base), then per cell its family's index in the
+// context's family set, qualifier length, value length and timestamp
+// minus the base (zigzag; 0 takes one byte, and most rows' cells share a
+// timestamp). A table slot points at the first byte; the length is
+// recovered from alloc.
+type rcEntry []byte
+
+const rcFixed = 16 // validSeq, alloc, ctx, hdrLen
+
+// encodeEntry encodes row (read at seq with family set fams) as an entry
+// whose context is set later (setCtx); false if a cell's family is not in
+// fams or the key or headers are too long for the fixed header's fields.
+func encodeEntry(row *kv.Row, seq uint64, fams []famInfo) (rcEntry, bool) {
+	var hbuf [4 * binary.MaxVarintLen64]byte
+	var base kv.Timestamp
+	if len(row.Cells) > 0 {
+		base = row.Cells[0].Timestamp
+	}
 	data := 0
 	for i := range row.Cells {
 		data += len(row.Cells[i].Qualifier) + len(row.Cells[i].Value)
 	}
-	buf := make([]byte, 0, len(row.Key)+data+len(row.Cells)*rcCellHeader)
-	buf = append(buf, row.Key...)
+	hb := binary.AppendUvarint(hbuf[:0], uint64(len(row.Key)))
+	hb = binary.AppendUvarint(hb, uint64(data))
+	hb = binary.AppendUvarint(hb, uint64(len(row.Cells)))
+	hb = binary.AppendUvarint(hb, uint64(base))
+	hdr := len(hb)
 	for i := range row.Cells {
-		buf = append(append(buf, row.Cells[i].Qualifier...), row.Cells[i].Value...)
+		c := &row.Cells[i]
+		hdr += uvarintLen(uint64(len(c.Qualifier))) + uvarintLen(uint64(len(c.Value))) + uvarintLen(zigzag(int64(c.Timestamp-base))) + 1
 	}
+	if len(fams) >= 128 {
+		hdr += len(row.Cells) // family indexes may take two bytes
+	}
+	n := rcFixed + hdr + len(row.Key) + data
+	if hdr > 0xffff || n > 0x7fffffff {
+		return nil, false
+	}
+	// slices.Grow rounds up to the allocation's size class: cap is
+	// what the entry really occupies.
+	buf := slices.Grow([]byte(nil), n)[:rcFixed]
+	binary.LittleEndian.PutUint64(buf, seq)
+	buf = append(buf, hb...)
 	fi := 0
 	for i := range row.Cells {
 		c := &row.Cells[i]
 		if fi >= len(fams) || fams[fi].name != c.Family {
 			if fi = slices.IndexFunc(fams, func(f famInfo) bool { return f.name == c.Family }); fi < 0 {
-				return nil
+				return nil, false
 			}
 		}
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(fi))
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(c.Qualifier)))
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(c.Timestamp))
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(c.Value)))
+		buf = binary.AppendUvarint(buf, uint64(fi))
+		buf = binary.AppendUvarint(buf, uint64(len(c.Qualifier)))
+		buf = binary.AppendUvarint(buf, uint64(len(c.Value)))
+		buf = binary.AppendUvarint(buf, zigzag(int64(c.Timestamp-base)))
 	}
-	e := &rcEntry{tid: tid, validSeq: seq, fams: fams, buf: buf, keyLen: len(row.Key), ncells: len(row.Cells), dataLen: data}
-	if len(row.Key) > 0 {
-		e.key = unsafe.String(&buf[0], len(row.Key))
+	binary.LittleEndian.PutUint16(buf[14:], uint16(len(buf)-rcFixed))
+	buf = append(buf, row.Key...)
+	for i := range row.Cells {
+		buf = append(append(buf, row.Cells[i].Qualifier...), row.Cells[i].Value...)
 	}
-	e.size = int64(cap(buf) + rcEntryOverhead)
-	return e
+	binary.LittleEndian.PutUint32(buf[8:], uint32(cap(buf))) // after the appends: exact even if hdr was short
+	return buf, true
 }
 
-// rcCellHeader is the size of a cell's header in an entry (newEntry).
-const rcCellHeader = 20
+// uvSlow decodes the uvarint at b[p:] and returns it and the position
+// after it.
+func uvSlow(b []byte, p int) (uint64, int) {
+	x, w := binary.Uvarint(b[p:])
+	return x, p + w
+}
 
-// emit copies e's row into r's arena and cells and makes it r.row: the
-// caller may keep or change it until the next row, never touching e.
-func (e *rcEntry) emit(r *rowReader) {
-	n := e.keyLen + e.dataLen
-	arena := append(r.arena[:0], e.buf[:n]...)
+func uvarintLen(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
+
+func zigzag(x int64) uint64 { return uint64(x<<1) ^ uint64(x>>63) }
+
+func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
+
+// entryAt returns the entry whose first byte is p.
+func entryAt(p *byte) rcEntry {
+	n := binary.LittleEndian.Uint32(unsafe.Slice(p, rcFixed)[8:])
+	return unsafe.Slice(p, n)
+}
+
+func (e rcEntry) first() *byte       { return &e[0] }
+func (e rcEntry) validSeq() uint64   { return binary.LittleEndian.Uint64(e) }
+func (e rcEntry) size() int64        { return int64(binary.LittleEndian.Uint32(e[8:])) }
+func (e rcEntry) ctx() int           { return int(binary.LittleEndian.Uint16(e[12:])) }
+func (e rcEntry) setCtx(i int)       { binary.LittleEndian.PutUint16(e[12:], uint16(i)) }
+func (e rcEntry) dataStart() int     { return rcFixed + int(binary.LittleEndian.Uint16(e[14:])) }
+func (e rcEntry) keyLen() (int, int) { k, n := binary.Uvarint(e[rcFixed:]); return int(k), n }
+
+// key returns the entry's rowkey (a view).
+func (e rcEntry) key() []byte {
+	k, _ := e.keyLen()
+	d := e.dataStart()
+	return e[d : d+k]
+}
+
+// emit copies the hit's row into r's arena and cells and makes it r.row:
+// the caller may keep or change it until the next row, never touching
+// the entry.
+func (h *rcHit) emit(r *rowReader) {
+	e := h.e
+	d := e.dataStart()
+	hd := e[rcFixed:d]
+	kl, p := uvSlow(hd, 0)
+	dl, p := uvSlow(hd, p)
+	nc, p := uvSlow(hd, p)
+	base, p := uvSlow(hd, p)
+	arena := append(r.arena[:0], e[d:d+int(kl)+int(dl)]...)
 	cells := r.cells[:0]
-	if cap(cells) < e.ncells {
-		cells = make([]kv.Cell, 0, e.ncells)
+	if cap(cells) < int(nc) {
+		cells = make([]kv.Cell, 0, nc)
 	}
-	cells = cells[:e.ncells]
-	h, off := e.buf[n:], e.keyLen
+	cells = cells[:nc]
+	off := int(kl)
 	for i := range cells {
-		h = h[:rcCellHeader:len(h)]
-		fi := binary.LittleEndian.Uint32(h)
-		ql := int(binary.LittleEndian.Uint32(h[4:]))
-		ts := binary.LittleEndian.Uint64(h[8:])
-		vl := int(binary.LittleEndian.Uint32(h[16:]))
-		h = h[rcCellHeader:cap(h)]
-		var q, v []byte
-		if ql > 0 {
-			q = arena[off : off+ql : off+ql]
-			off += ql
-		}
-		if vl > 0 {
-			v = arena[off : off+vl : off+vl]
-			off += vl
+		var fi, ql, vl, dt uint64
+		if p+4 <= len(hd) && binary.LittleEndian.Uint32(hd[p:])&0x80808080 == 0 {
+			// Four one-byte fields, the usual case.
+			fi, ql, vl, dt = uint64(hd[p]), uint64(hd[p+1]), uint64(hd[p+2]), uint64(hd[p+3])
+			p += 4
+		} else {
+			fi, p = uvSlow(hd, p)
+			ql, p = uvSlow(hd, p)
+			vl, p = uvSlow(hd, p)
+			dt, p = uvSlow(hd, p)
 		}
 		c := &cells[i]
-		c.Family, c.Qualifier, c.Timestamp, c.Value = e.fams[fi].name, q, kv.Timestamp(ts), v
+		c.Family, c.Timestamp = h.fams[fi].name, kv.Timestamp(int64(base)+unzigzag(dt))
+		c.Qualifier, c.Value = nil, nil
+		if ql > 0 {
+			c.Qualifier = arena[off : off+int(ql) : off+int(ql)]
+			off += int(ql)
+		}
+		if vl > 0 {
+			c.Value = arena[off : off+int(vl) : off+int(vl)]
+			off += int(vl)
+		}
 	}
 	r.arena, r.cells = arena, cells
-	r.row.Key, r.row.Cells = arena[:e.keyLen:e.keyLen], cells
+	r.row.Key, r.row.Cells = arena[:kl:kl], cells
 	r.stats.RowsRead++
 	r.stats.CacheHits++
 }
