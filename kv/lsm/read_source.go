@@ -27,18 +27,21 @@ type cellSource struct {
 	stepped bool          // the last move was Next (sst's or m's) from a key of the row
 }
 
-func sourceOf(it internalIter) cellSource {
+// init sets s up to read it. Field by field, into a cellSource the caller
+// keeps and passes by pointer: a composite literal built on the stack and
+// copied (16-byte loads of 8-byte stores) stalled on store forwarding
+// once per row.
+func (s *cellSource) init(it internalIter) {
+	s.it, s.sst, s.m, s.run, s.stepped = it, nil, nil, nil, false
 	switch c := it.(type) {
 	case sstIter:
-		return cellSource{it: it, sst: c.it}
+		s.sst = c.it
 	case *mergingIter:
-		return cellSource{it: it, m: c}
+		s.m = c
 	case *runIter:
-		s := cellSource{it: it, run: c}
+		s.run = c
 		s.runFile()
-		return s
 	}
-	return cellSource{it: it}
 }
 
 // runFile points sst at the run's current file, or nil when the run is

@@ -50,7 +50,7 @@ func (r *rowReader) readRow(it internalIter, prefix []byte) (bool, error) {
 		r.buildCols()
 	}
 	arena := ikey.Unescape(r.arena[:0], prefix)
-	return r.collect(it, prefix, arena, len(arena), r.cells[:0])
+	return r.collectIn(it, prefix, arena, len(arena), r.cells[:0], true)
 }
 
 // collect consumes the entries of the row whose prefix is prefix (it is
@@ -61,17 +61,27 @@ func (r *rowReader) readRow(it internalIter, prefix []byte) (bool, error) {
 // row completed with its lazy families (read_lazy.go) starts with the
 // essential ones.
 func (r *rowReader) collect(it internalIter, prefix, arena []byte, keyLen int, cells []kv.Cell) (bool, error) {
+	return r.collectIn(it, prefix, arena, keyLen, cells, false)
+}
+
+// collectIn is collect; inRow says it is known to be positioned on a key
+// of the row (readRow's callers took prefix from that key or checked it),
+// which then needs no prefix comparison.
+func (r *rowReader) collectIn(it internalIter, prefix, arena []byte, keyLen int, cells []kv.Cell, inRow bool) (bool, error) {
+	var src cellSource
 	if m, ok := it.(*mergingIter); ok {
 		// One input left (a single file or run, the memtables
 		// exhausted): read it directly, without the merge's layer of
 		// calls per entry.
 		if child := m.single(); child != nil {
-			ok, err := r.collectOf(sourceOf(child), prefix, arena, keyLen, cells)
+			src.init(child)
+			ok, err := r.collectOf(&src, prefix, arena, keyLen, cells, inRow)
 			m.resync()
 			return ok, err
 		}
 	}
-	return r.collectOf(sourceOf(it), prefix, arena, keyLen, cells)
+	src.init(it)
+	return r.collectOf(&src, prefix, arena, keyLen, cells, inRow)
 }
 
 // skipVersionsAfter is how many entries of a finished column (one that
@@ -88,8 +98,17 @@ func (r *rowReader) collect(it internalIter, prefix, arena []byte, keyLen int, c
 // the plain path); nothing else sets it.
 var skipVersionsAfter = 4
 
-// collectOf is collect over src itself.
-func (r *rowReader) collectOf(src cellSource, prefix, arena []byte, keyLen int, cells []kv.Cell) (bool, error) {
+// cellFastPaths enables collectOf's shortcuts for the common cell: no
+// prefix comparison for the row's first key (inRow), visibility's
+// newColumn before stepIn, the column table's next column tried before
+// wantedCol, and the cursor moved past a matched column for a read of
+// one version. A variable only so that the differential test
+// (rowreader_fast_test.go) can compare reads with them and without;
+// nothing else sets it.
+var cellFastPaths = true
+
+// collectOf is collectIn over src itself.
+func (r *rowReader) collectOf(src *cellSource, prefix, arena []byte, keyLen int, cells []kv.Cell, inRow bool) (bool, error) {
 	r.vis.resetRow()
 	var emitGen uint64 // vis.colGen of the column last emitted; 0 none
 	emitN := 0         // versions emitted for it
@@ -98,7 +117,8 @@ func (r *rowReader) collectOf(src cellSource, prefix, arena []byte, keyLen int, 
 	o := r.opts
 	// Every column of the read's families, at any time: wanted reduces
 	// to the family mask.
-	allCols := o.MinTimestamp == 0 && o.MaxTimestamp == 0 && len(o.Columns) == 0
+	allTimes := o.MinTimestamp == 0 && o.MaxTimestamp == 0
+	allCols := allTimes && len(o.Columns) == 0
 	var cols []projCol
 	if r.cols != nil {
 		cols = *r.cols
@@ -109,7 +129,9 @@ func (r *rowReader) collectOf(src cellSource, prefix, arena []byte, keyLen int, 
 	for src.valid() {
 		k := src.key()
 		sh := src.shared()
-		if sh < len(prefix) && !bytes.HasPrefix(k, prefix) {
+		if inRow && cellFastPaths {
+			inRow = false
+		} else if sh < len(prefix) && !inRowAt(k, prefix, sh) {
 			break
 		}
 		r.stats.CellsRead++
@@ -131,10 +153,13 @@ func (r *rowReader) collectOf(src cellSource, prefix, arena []byte, keyLen int, 
 			break
 		}
 		val := src.value()
-		verdict, verr := r.vis.stepIn(&p, val, same)
-		if verr != nil {
-			err = fmt.Errorf("lsm: bad tombstone at %q: %w", k, errCorrupt)
-			break
+		verdict := live
+		if !cellFastPaths || !r.vis.newColumn(&p, same) {
+			var verr error
+			if verdict, verr = r.vis.stepIn(&p, val, same); verr != nil {
+				err = fmt.Errorf("lsm: bad tombstone at %q: %w", k, errCorrupt)
+				break
+			}
 		}
 		if r.vis.colGen == doneGen && skipVersionsAfter > 0 {
 			if doneN++; doneN >= skipVersionsAfter {
@@ -169,8 +194,24 @@ func (r *rowReader) collectOf(src cellSource, prefix, arena []byte, keyLen int, 
 				continue
 			}
 		} else if cols != nil {
-			i, ok := r.wantedCol(&p, cols, cur)
+			// wantedCol's answer when the column is cols[cur] (the
+			// one after the last matched, mostly) and there is no
+			// time range.
+			i, ok := cur, false
+			if fi := r.vis.fam.idx; cellFastPaths && allTimes && cur < len(cols) && cols[cur].fam == fi &&
+				(r.famMask == nil || r.famMask[fi]) && eqShort(cols[cur].esc, p.Qualifier) {
+				ok = true
+			} else {
+				i, ok = r.wantedCol(&p, cols, cur)
+			}
 			cur = i
+			if ok && r.versions == 1 && cellFastPaths {
+				// The column's later versions are not emitted
+				// anyway (emitN): the next cell's match is
+				// looked for from the next column on, mostly
+				// found at once.
+				cur = i + 1
+			}
 			if !ok {
 				if o.MaxTimestamp == 0 || kv.Timestamp(p.TS) < o.MaxTimestamp {
 					doneGen, doneN = r.vis.colGen, 0
@@ -248,6 +289,23 @@ func (r *rowReader) collectOf(src cellSource, prefix, arena []byte, keyLen int, 
 	}
 	r.row.Key, r.row.Cells = arena[:keyLen:keyLen], cells // by field, as the cells
 	return true, nil
+}
+
+// inRowAt reports whether k starts with prefix, given that it shares its
+// first sh bytes (sh < len(prefix); -1 unknown) with the key before it,
+// one of the row. The key that ends a row mostly differs from the row's
+// keys at byte sh (the block's shared length is the longest common
+// prefix but at a restart point): one byte decides it then, without the
+// call into the runtime's compare. Nothing assumes that sh is maximal:
+// equal at byte sh, the whole prefix is compared.
+func inRowAt(k, prefix []byte, sh int) bool {
+	if len(k) < len(prefix) {
+		return false
+	}
+	if sh >= 0 && k[sh] != prefix[sh] {
+		return false
+	}
+	return bytes.Equal(k[:len(prefix)], prefix)
 }
 
 // colEnd follows a column's key part (row, family, qualifier) to make a
@@ -339,8 +397,9 @@ func (r *rowReader) buildCols() {
 }
 
 // wantedCol is wanted with the column table: cols[cur:] holds every
-// column at or above the last one matched in the row, so cells, which
-// come in key order, only move the cursor forward. It returns the new
+// column at or above the last one matched in the row (above it, for a
+// read of one version: collectOf), so cells, which come in key order,
+// only move the cursor forward. It returns the new
 // cursor, the matched column's index when ok.
 func (r *rowReader) wantedCol(p *ikey.Parsed, cols []projCol, cur int) (int, bool) {
 	o := r.opts

@@ -106,6 +106,25 @@ func (v *visibility) step(p *ikey.Parsed, val []byte) (verdict, error) {
 	return v.stepIn(p, val, 0)
 }
 
+// newColumn is stepIn's common case, decided without its bookkeeping for
+// tombstones: a Set of a new column in the family of the entry before it
+// (same == sameFam, and the state holds that entry's family and column),
+// visible at snap and above the family's tombstones, in a known family
+// without TTL. Such a Set is the column's first visible version, live
+// (MaxVersions >= 1; its timestamp is not lastTS, -1 for a new column).
+// It reports false, changing nothing, for any other entry: the caller
+// then calls stepIn, which decides it the same way.
+func (v *visibility) newColumn(p *ikey.Parsed, same int) bool {
+	if same != sameFam || v.known != sameCol || p.Kind != ikey.KindSet || p.Seq > v.snap ||
+		p.Seq <= v.famDel || v.fam == nil || v.fam.ttl != 0 || eqShort(p.Qualifier, v.colBuf) {
+		return false
+	}
+	v.colBuf = copyShort(v.colBuf, p.Qualifier)
+	v.colGen++
+	v.colDel, v.lastTS, v.liveN = v.colDel[:0], p.TS, 1
+	return true
+}
+
 // stepIn is step for an entry whose family (same >= sameFam), or family
 // and qualifier (same >= sameCol), are those of the entry before it in
 // the row: the comparisons with the state are skipped where the state
@@ -122,7 +141,7 @@ func (v *visibility) stepIn(p *ikey.Parsed, val []byte, same int) (verdict, erro
 		v.famDel = max(v.famDel, p.Seq)
 		return tombstone, nil
 	}
-	if same < sameFam && !bytes.Equal(p.Family, v.famBuf) {
+	if same < sameFam && !eqShort(p.Family, v.famBuf) {
 		v.famBuf = append(v.famBuf[:0], p.Family...)
 		v.fam = v.findFamily(p.Family)
 		v.famDel = v.rowDel
@@ -138,8 +157,8 @@ func (v *visibility) stepIn(p *ikey.Parsed, val []byte, same int) (verdict, erro
 		v.famDel = max(v.famDel, p.Seq)
 		return tombstone, nil
 	}
-	if same < sameCol && !bytes.Equal(p.Qualifier, v.colBuf) {
-		v.colBuf = append(v.colBuf[:0], p.Qualifier...)
+	if same < sameCol && !eqShort(p.Qualifier, v.colBuf) {
+		v.colBuf = copyShort(v.colBuf, p.Qualifier)
 		v.colGen++
 		v.colDel, v.lastTS, v.liveN = v.colDel[:0], -1, 0
 	}
@@ -178,4 +197,32 @@ func (v *visibility) stepIn(p *ikey.Parsed, val []byte, same int) (verdict, erro
 		return shadowed, nil
 	}
 	return live, nil
+}
+
+// eqShort is bytes.Equal for key components, mostly a few bytes long:
+// a loop here beats the call into the runtime's compare, and a new
+// column's qualifier mostly differs from the last one in its first byte.
+func eqShort(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// copyShort is append(dst[:0], src...) for key components: a qualifier
+// is mostly a few bytes, copied here without the call to memmove.
+func copyShort(dst, src []byte) []byte {
+	if cap(dst) < len(src) || len(src) > 16 {
+		return append(dst[:0], src...)
+	}
+	dst = dst[:len(src)]
+	for i := range src {
+		dst[i] = src[i]
+	}
+	return dst
 }

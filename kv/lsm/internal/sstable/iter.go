@@ -190,9 +190,9 @@ func (it *Iter) SeekLT(key []byte) bool {
 // iterator is not valid.
 //
 // A scan calls Next once per cell. The common step, to an entry of the
-// same block that shares a prefix with the key in keyBuf and has one-byte
-// lengths, is decoded here rather than through blockIter.next and decodeAt
-// (two calls per cell); decodeAt does the rest, with the same checks.
+// same block with one-byte lengths, is decoded here rather than through
+// blockIter.next and decodeAt (two calls per cell); decodeAt does the
+// rest, with the same checks.
 func (it *Iter) Next() bool {
 	d := &it.data
 	if !d.valid || it.err != nil {
@@ -203,11 +203,25 @@ func (it *Iter) Next() bool {
 		return it.nextBlock()
 	}
 	b := d.data[off:d.restartsOff]
-	if len(b) >= 3 && d.keyInBuf && b[0]|b[1]|b[2] < 0x80 {
+	if len(b) >= 3 && b[0]|b[1]|b[2] < 0x80 {
 		shared, unshared, vlen := int(b[0]), int(b[1]), int(b[2])
-		if shared != 0 && shared <= len(d.keyBuf) && unshared+vlen <= len(b)-3 {
-			d.keyBuf = append(d.keyBuf[:shared], b[3:3+unshared]...)
-			d.key = d.keyBuf
+		if shared <= len(d.key) && unshared+vlen <= len(b)-3 {
+			// Also a restart point's entry (shared 0: the key is read
+			// in place) and the one after it (its key aliases the
+			// block: the shared part is copied to keyBuf first), as
+			// decodeAt would: two of every restart interval's
+			// entries otherwise took the slow path.
+			suffix := b[3 : 3+unshared]
+			switch {
+			case shared == 0:
+				d.key, d.keyInBuf = suffix, false
+			case d.keyInBuf:
+				d.keyBuf = append(d.keyBuf[:shared], suffix...)
+				d.key = d.keyBuf
+			default:
+				d.keyBuf = append(append(d.keyBuf[:0], d.key[:shared]...), suffix...)
+				d.key, d.keyInBuf = d.keyBuf, true
+			}
 			d.shared = shared
 			p := 3 + unshared
 			d.val = b[p : p+vlen : p+vlen]
