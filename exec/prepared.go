@@ -43,6 +43,11 @@ type prepared struct {
 	// was computed for; nil when no column of it qualifies.
 	raw    *rawPlan
 	rawFor planner.Plan
+	// direct is the direct output plan (directColumns) of the projection
+	// expressions directFor, which the top projectOp of plan's trees
+	// shares: a re-plan after DDL has new expressions and gets a new map.
+	direct    []int
+	directFor []planner.Expr
 	// bigTag is the command tag of a query that returned bigTagN rows,
 	// more than smallSelectTags holds: a prepared range that returns the
 	// same number of rows each time builds its tag once.
@@ -150,6 +155,8 @@ func (p *prepared) Bind(ctx context.Context, params [][]byte, paramFormats, resu
 		var err error
 		if formatAt(paramFormats, i) == 1 {
 			vals[i], err = types.DecodeBinary(t, raw)
+		} else if d, ok := parseIntParam(t.Kind, raw); ok {
+			vals[i] = d // no string of raw: one allocation fewer
 		} else {
 			vals[i], err = types.ParseTextIn(t, string(raw), pt.loc)
 		}
@@ -232,6 +239,90 @@ type portal struct {
 	// (row_raw.go): encode and AppendRow copy them from there.
 	raw     []int
 	rawScan *scanOp
+	// src and cols, when set, are the direct output of a tree whose top
+	// is a projection of bare input columns (directColumns): rows are
+	// pulled from src, the projection's input, and output column i is
+	// slot cols[i] of its row, so the projection's copy of every value
+	// is skipped. op stays the tree's root for Close and reuse.
+	src  operator
+	cols []int
+}
+
+// directColumns returns, for a projection whose every expression is a
+// bare column of its input, the input slot of each output column; nil
+// otherwise.
+func directColumns(exprs []planner.Expr) []int {
+	if len(exprs) == 0 {
+		return nil
+	}
+	cols := make([]int, len(exprs))
+	for i, e := range exprs {
+		c, ok := e.(*planner.ColRef)
+		if !ok || c.Idx < 0 {
+			return nil
+		}
+		cols[i] = c.Idx
+	}
+	return cols
+}
+
+// useDirect turns direct output on for the portal's new operator tree
+// when its root is a projection of bare columns; the analysis runs once
+// per plan of the prepared statement (per projection expressions, which
+// the plan owns and every tree built or reused for it shares).
+func (pt *portal) useDirect() {
+	po, ok := pt.op.(*projectOp)
+	if !ok || len(po.exprs) == 0 {
+		return
+	}
+	p := pt.prep
+	if len(p.directFor) != len(po.exprs) || &p.directFor[0] != &po.exprs[0] {
+		p.direct, p.directFor = directColumns(po.exprs), po.exprs
+	}
+	if p.direct == nil {
+		return
+	}
+	pt.src, pt.cols = po.in, p.direct
+}
+
+// parseIntParam parses the text of an integer parameter of kind k when it
+// is plain decimal digits, with an optional minus sign, within the kind's
+// range: ok is false for anything else, which types.ParseTextIn then
+// parses (or rejects) as PostgreSQL does. Unlike ParseTextIn it needs no
+// string of raw, which would be an allocation per parameter and request.
+func parseIntParam(k types.Kind, raw []byte) (d types.Datum, ok bool) {
+	var lo, hi int64
+	switch k {
+	case types.Int2:
+		lo, hi = -1<<15, 1<<15-1
+	case types.Int4:
+		lo, hi = -1<<31, 1<<31-1
+	case types.Int8:
+		lo, hi = -1<<63, 1<<63-1
+	default:
+		return d, false
+	}
+	v, neg := raw, false
+	if len(v) > 0 && v[0] == '-' {
+		v, neg = v[1:], true
+	}
+	if len(v) == 0 || len(v) > 18 { // 18 digits cannot overflow an int64
+		return d, false
+	}
+	var n int64
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return d, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	if n < lo || n > hi {
+		return d, false
+	}
+	return types.NewInt(k, n), true
 }
 
 // encodeScratch is the buffers portal.encode renders rows into. A session
@@ -252,7 +343,7 @@ func (pt *portal) Close() {
 		if p := pt.prep; pt.treePlan != nil && pt.treePlan == p.plan {
 			p.tree, p.treePlan = pt.op, pt.treePlan
 		}
-		pt.op, pt.treePlan = nil, nil
+		pt.op, pt.treePlan, pt.src, pt.cols = nil, nil, nil, nil
 	}
 	if pt.enc != nil {
 		// The rows encode returned were sent before Close (pgwire copies
@@ -312,16 +403,24 @@ func (pt *portal) AppendRow(ctx context.Context, dst []byte) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	dst = binary.BigEndian.AppendUint16(dst, uint16(len(row)))
+	n, cols := len(row), pt.cols
+	if cols != nil {
+		n = len(cols)
+	}
+	dst = binary.BigEndian.AppendUint16(dst, uint16(n))
 	// The loop runs per column and row: the portal's fields are read once,
 	// and each value is read in place rather than copied out of the row.
-	raw, formats := pt.raw, pt.formats[:len(row)]
+	raw, formats := pt.raw, pt.formats[:n]
 	var rawVal [][]byte
 	if raw != nil {
-		raw, rawVal = raw[:len(row)], pt.rawScan.rawVal
+		raw, rawVal = raw[:n], pt.rawScan.rawVal
 	}
-	for i := range row {
-		d := &row[i]
+	for i := range n {
+		j := i
+		if cols != nil {
+			j = cols[i]
+		}
+		d := &row[j]
 		if !d.NotNull {
 			dst = append(dst, 0xff, 0xff, 0xff, 0xff)
 			continue
@@ -408,7 +507,11 @@ func (pt *portal) nextRow(ctx context.Context) (Row, error) {
 	if pt.op == nil {
 		return nil, io.EOF
 	}
-	row, err := pt.op.Next(ctx)
+	src := pt.op
+	if pt.src != nil {
+		src = pt.src
+	}
+	row, err := src.Next(ctx)
 	if err == io.EOF {
 		pt.tag = pt.prep.selectTag(pt.count)
 		if pt.fixedTag != "" {
@@ -441,8 +544,16 @@ func (pt *portal) encode(row Row) [][]byte {
 	}
 	e.buf = e.buf[:0]
 	ends := e.ends[:0]
-	for i := range row {
-		d := &row[i] // not a copy per column and row
+	n := len(row)
+	if pt.cols != nil {
+		n = len(pt.cols)
+	}
+	for i := range n {
+		j := i
+		if pt.cols != nil {
+			j = pt.cols[i]
+		}
+		d := &row[j] // not a copy per column and row
 		if !d.NotNull {
 			ends = append(ends, -1)
 			continue
@@ -548,6 +659,7 @@ func (pt *portal) start(ctx context.Context) error {
 	pt.op = op
 	pt.types = p.resultTypes()
 	pt.useRaw()
+	pt.useDirect()
 	return nil
 }
 

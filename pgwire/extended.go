@@ -123,7 +123,12 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 			return errNoPortal(m.Name)
 		}
 		if p.cols != nil && p.st != nil {
-			c.send(p.st.rowDescription(p.cols, p.fmts))
+			if rd, enc := p.st.rowDescription(p.cols, p.fmts); enc != nil {
+				c.out = append(c.out, enc...)
+				c.flushIfFull()
+			} else {
+				c.send(rd)
+			}
 			return nil
 		}
 		c.sendRowDescription(p.cols, p.fmts)

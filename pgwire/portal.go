@@ -24,15 +24,24 @@ type statement struct {
 	// a prepared statement's columns never change.
 	rd     *pgproto3.RowDescription
 	rdFmts []int16
+	// rdEnc is rd encoded, nil when it could not be: pgbench -M prepared
+	// and libpq describe the portal of every execution, and the message's
+	// bytes are the same each time.
+	rdEnc []byte
 }
 
 // rowDescription returns the RowDescription of a portal of st with result
-// formats fmts. The caller must not modify it.
-func (st *statement) rowDescription(cols []Column, fmts []int16) *pgproto3.RowDescription {
+// formats fmts, and its encoding (nil if it has none). The caller must not
+// modify either.
+func (st *statement) rowDescription(cols []Column, fmts []int16) (*pgproto3.RowDescription, []byte) {
 	if st.rd == nil || !slices.Equal(st.rdFmts, fmts) {
 		st.rd, st.rdFmts = rowDescription(cols, fmts), slices.Clone(fmts)
+		var err error
+		if st.rdEnc, err = st.rd.Encode(nil); err != nil {
+			st.rdEnc = nil // send encodes it again and reports the error
+		}
 	}
-	return st.rd
+	return st.rd, st.rdEnc
 }
 
 // portal is a bound statement held by name. p is nil for the empty

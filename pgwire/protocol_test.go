@@ -113,6 +113,14 @@ var protocolScripts = []struct {
 		{msgs(parse("b", "select 1"), bindBinary("", "b"), describeP(""), syncMsg),
 			"ParseComplete BindComplete RowDescription(?column?:23/b) ReadyForQuery(I)"},
 	}},
+	{"extended describe portal: the statement's cached RowDescription follows the formats", []step{
+		{msgs(parse("b", "select 1"), bind("", "b"), describeP(""), bind("", "b"), describeP(""), syncMsg),
+			"ParseComplete BindComplete RowDescription(?column?:23) BindComplete RowDescription(?column?:23) ReadyForQuery(I)"},
+		{msgs(bindBinary("", "b"), describeP(""), bindBinary("", "b"), describeP(""), syncMsg),
+			"BindComplete RowDescription(?column?:23/b) BindComplete RowDescription(?column?:23/b) ReadyForQuery(I)"},
+		{msgs(bind("", "b"), describeP(""), execute("", 0), syncMsg),
+			"BindComplete RowDescription(?column?:23) DataRow(1) CommandComplete(SELECT 1) ReadyForQuery(I)"},
+	}},
 	{"extended error discards until Sync", []step{
 		{msgs(parse("", "select error"), bind("", ""), describeP(""), execute("", 0), query("select 1"), syncMsg),
 			"ErrorResponse(42P01) ReadyForQuery(I)"},
