@@ -81,16 +81,21 @@ import (
 // # Memory
 //
 // The byte budget (Options.RowCacheSize) is split over rcShards shards by
-// key hash. An entry is one pointer-free []byte (rcEntry: a fixed header,
-// the key, the cells' bytes, compact cell headers), found through the
-// shard's open-addressing table of (hash, pointer) slots, and evicted with
-// CLOCK over that table (a hit sets the slot's reference bit). A shard's
-// bytes are what it really holds: each entry's allocation (its size class,
-// cap of the buffer), the slot table, and its contexts. Entries are
-// immutable once inserted: a reader copies one after unlocking, and an
-// entry's memory is never reused (removing it drops the table's pointer;
-// the GC frees it once no reader holds it), so a replaced or evicted entry
-// may still be read by a reader that found it.
+// key hash. An entry (rcEntry: a fixed header, the key, the cells' bytes,
+// compact cell headers) is appended to one of the shard's slabs, large
+// pointer-free []byte chunks (rowcache_slab.go), and found through the
+// shard's open-addressing table of (hash tag, locator) slots, which holds
+// no pointers either: a full cache costs a GC cycle almost nothing to
+// scan. Slabs are evicted whole, oldest first, with CLOCK's second chance
+// (a hit sets the slot's reference bit; a referenced entry of a retired
+// slab moves to the newest). A shard's bytes are what it really holds:
+// its slabs' capacity (dead entries' bytes included, until their slab is
+// retired), the slot table, and its contexts. Entries are immutable once
+// inserted: a reader takes a view of one under the lock (which keeps its
+// slab alive) and copies it after unlocking, and a slab's bytes are never
+// written again once an entry is in them (a retired slab is dropped, the
+// GC frees it once no reader holds a view of it), so a replaced, evicted
+// or moved entry may still be read by a reader that found it.
 type rowCache struct {
 	seed        maphash.Seed
 	shardBudget int64
@@ -109,7 +114,7 @@ const (
 	rcSlots     = 1024  // lastWrite slots per shard: 64Ki in all
 	rcMinTable  = 8     // slots of a shard's first table
 	rcMaxCtx    = 4096  // contexts a shard holds before it is emptied
-	rcSlotBytes = 4 + 8 // a tag and a pointer
+	rcSlotBytes = 4 + 8 // a tag and a locator
 
 	rcTagUsed = 1 << 30 // set in a used slot's tag
 	rcTagRef  = 1 << 31 // CLOCK's reference bit
@@ -122,19 +127,25 @@ const (
 //
 // The table is two arrays: tags, 30 bits of each entry's hash (which
 // also give its home slot) with a used bit and the CLOCK reference bit
-// (0: empty), probed densely, and ptrs, each entry's first byte.
+// (0: empty), probed densely, and locs, each entry's locator (locOf).
 type rcShard struct {
 	mu    sync.Mutex
 	tags  []uint32
-	ptrs  []*byte
+	locs  []uint64
 	n     int // entries
-	hand  int // CLOCK hand over slots
 	bytes int64
 	ctxs  []rcCtx
 	ctxB  int64 // bytes of ctxs, part of bytes
 	last  int   // the context of the last insert, tried first
 
-	hits, misses, inserts, refused, evictions int64
+	slabs    [][]byte // by id; nil: free
+	free     []uint32 // ids of free slabs
+	order    []uint32 // ids of slabs, oldest first
+	head     uint32   // the slab entries are appended to, or rcNoSlab
+	slabSize int
+	next     int // size of the next head slab (0: rcFirstSlab), up to slabSize
+
+	hits, misses, inserts, refused, evictions, retired, moved int64
 
 	lastWrite [rcSlots]uint64
 }
@@ -154,6 +165,9 @@ type rcCtx struct {
 func newRowCache(size int64, floor uint64) *rowCache {
 	c := &rowCache{seed: maphash.MakeSeed(), shardBudget: max(size/rcShards, 1), dropped: map[uint64]struct{}{}}
 	c.floor.Store(floor)
+	for i := range c.shards {
+		c.shards[i].head, c.shards[i].slabSize = rcNoSlab, slabSizeFor(c.shardBudget)
+	}
 	return c
 }
 
@@ -174,20 +188,26 @@ func tagOf(h uint64) uint32 { return uint32(h>>rcShardBits)&rcTagHash | rcTagUse
 // find returns the slot index of (tid, key) of hash h, or -1; with the
 // lock held.
 func (sh *rcShard) find(h, tid uint64, key []byte) int {
+	i, _ := sh.lookup(h, tid, key)
+	return i
+}
+
+// lookup is find, also returning the entry.
+func (sh *rcShard) lookup(h, tid uint64, key []byte) (int, rcEntry) {
 	if sh.n == 0 {
-		return -1
+		return -1, nil
 	}
 	tag := tagOf(h)
 	n := len(sh.tags)
 	for i := home(tag, n); ; i = next(i, n) {
 		t := sh.tags[i]
 		if t == 0 {
-			return -1
+			return -1, nil
 		}
 		if t&^rcTagRef == tag {
-			e := entryAt(sh.ptrs[i])
+			e := sh.entry(sh.locs[i])
 			if sh.ctxs[e.ctx()].tid == tid && bytes.Equal(e.key(), key) {
-				return i
+				return i, e
 			}
 		}
 	}
@@ -206,8 +226,7 @@ func (c *rowCache) get(tid uint64, key []byte, seq uint64, o *kv.ReadOptions, co
 	h := c.hash(tid, key)
 	sh := c.shard(h)
 	sh.mu.Lock()
-	if i := sh.find(h, tid, key); i >= 0 {
-		e := entryAt(sh.ptrs[i])
+	if i, e := sh.lookup(h, tid, key); i >= 0 {
 		if cx := &sh.ctxs[e.ctx()]; e.validSeq() <= seq && cx.sig.matches(o) {
 			sh.tags[i] |= rcTagRef
 			sh.hits++
@@ -291,16 +310,15 @@ func (c *rowCache) put(t *table, row *kv.Row, seq uint64, o *kv.ReadOptions, fam
 	if !ok {
 		return
 	}
-	e, ok := encodeEntry(row, seq, fams)
-	if !ok {
+	var enc rcEnc
+	if !planEntry(&enc, row, fams) {
 		return // a family the set does not hold, or too big a key or header: not cacheable
 	}
 	var sig *rcSig
 	if !haveCtx {
 		sig = newSig(o)
 	}
-	size := e.size()
-	if size+rcMinTable*rcSlotBytes > c.shardBudget {
+	if int64(enc.size)+rcMinTable*rcSlotBytes > c.shardBudget {
 		return
 	}
 	sh.mu.Lock()
@@ -313,7 +331,7 @@ func (c *rowCache) put(t *table, row *kv.Row, seq uint64, o *kv.ReadOptions, fam
 		sh.remove(i)
 	}
 	if sh.n == 0 && len(sh.ctxs) > 0 {
-		sh.reset() // no entry names a context: drop them
+		sh.reset() // no entry names a context: drop them (and the slabs)
 	}
 	ci := sh.findCtx(t.id, fams, o)
 	if ci < 0 {
@@ -331,25 +349,24 @@ func (c *rowCache) put(t *table, row *kv.Row, seq uint64, o *kv.ReadOptions, fam
 		sh.bytes += int64(sig.bytes)
 	}
 	sh.last = ci
-	e.setCtx(ci)
-	// Room for the entry, and a slot at load at most 7/8: the table
-	// grows by half when the budget holds the bigger table, else
-	// entries go.
-	for sh.bytes+size > c.shardBudget && sh.evictOne() {
-	}
+	// A slot at load at most 7/8: the table grows by half when the
+	// budget holds the bigger table, else the oldest slab goes.
 	for (sh.n+1)*8 > len(sh.tags)*7 {
 		grown := max(len(sh.tags)+len(sh.tags)/2, rcMinTable)
-		if sh.bytes+size+int64(grown-len(sh.tags))*rcSlotBytes <= c.shardBudget || sh.n == 0 {
+		if sh.bytes+int64(grown-len(sh.tags))*rcSlotBytes <= c.shardBudget || len(sh.order) == 0 {
 			sh.resize(grown)
 			break
 		}
-		sh.evictOne()
+		sh.retire(c)
 	}
-	// A new entry starts referenced: it takes a slot where the hand may
-	// stand (its home, or one an eviction just freed), and must survive
-	// one pass of the hand, as in a ring it would be inserted behind it.
-	sh.insert(tagOf(h)|rcTagRef, e.first())
-	sh.bytes += size
+	// Room for the entry (which may retire slabs), then the entry. It
+	// starts unreferenced: its slab is the newest, the last retired, and
+	// it survives that only if hit by then.
+	id := sh.room(c, enc.size)
+	s := sh.slabs[id]
+	off := len(s)
+	sh.slabs[id] = enc.appendTo(s, seq, ci)
+	sh.insert(tagOf(h), locOf(id, off))
 	sh.inserts++
 }
 
@@ -376,41 +393,38 @@ func dist(i, j, n int) int {
 
 // insert puts an entry in the table, which has a free slot; with the
 // lock held.
-func (sh *rcShard) insert(tag uint32, p *byte) {
+func (sh *rcShard) insert(tag uint32, l uint64) {
 	n := len(sh.tags)
 	i := home(tag, n)
 	for sh.tags[i] != 0 {
 		i = next(i, n)
 	}
-	sh.tags[i], sh.ptrs[i] = tag, p
+	sh.tags[i], sh.locs[i] = tag, l
 	sh.n++
 }
 
-// resize moves the entries into a table of size slots, keeping those
-// keep accepts; with the lock held.
+// resize moves the entries into a table of size slots; with the lock
+// held.
 func (sh *rcShard) resize(size int) { sh.rebuild(size, nil) }
 
+// rebuild moves the entries keep accepts (all if nil) into a table of
+// size slots; the others' bytes stay in their slabs until retired; with
+// the lock held.
 func (sh *rcShard) rebuild(size int, keep func(rcEntry) bool) {
-	tags, ptrs := sh.tags, sh.ptrs
+	tags, locs := sh.tags, sh.locs
 	sh.bytes += int64(size-len(tags)) * rcSlotBytes
-	sh.tags, sh.ptrs, sh.n, sh.hand = make([]uint32, size), make([]*byte, size), 0, 0
+	sh.tags, sh.locs, sh.n = make([]uint32, size), make([]uint64, size), 0
 	for i, t := range tags {
-		if t == 0 {
-			continue
+		if t != 0 && (keep == nil || keep(sh.entry(locs[i]))) {
+			sh.insert(t, locs[i])
 		}
-		if keep != nil && !keep(entryAt(ptrs[i])) {
-			sh.bytes -= entryAt(ptrs[i]).size()
-			continue
-		}
-		sh.insert(t, ptrs[i])
 	}
 }
 
 // remove takes the entry of slot i out of the table (backward-shift
-// deletion: the entries after it in its probe run move up); with the lock
-// held.
+// deletion: the entries after it in its probe run move up); its bytes
+// stay in its slab until the slab is retired; with the lock held.
 func (sh *rcShard) remove(i int) {
-	sh.bytes -= entryAt(sh.ptrs[i]).size()
 	sh.n--
 	n := len(sh.tags)
 	for j := next(i, n); ; j = next(j, n) {
@@ -421,42 +435,18 @@ func (sh *rcShard) remove(i int) {
 		// The entry at j may move to i if its home is not in (i, j]
 		// (cyclically).
 		if dist(home(t, n), j, n) >= dist(i, j, n) {
-			sh.tags[i], sh.ptrs[i] = t, sh.ptrs[j]
+			sh.tags[i], sh.locs[i] = t, sh.locs[j]
 			i = j
 		}
 	}
-	sh.tags[i], sh.ptrs[i] = 0, nil
+	sh.tags[i], sh.locs[i] = 0, 0
 }
 
-// evictOne evicts the entry under the CLOCK hand, giving referenced ones a
-// second chance; false when the shard is empty.
-func (sh *rcShard) evictOne() bool {
-	if sh.n == 0 {
-		return false
-	}
-	for {
-		if sh.hand >= len(sh.tags) {
-			sh.hand = 0
-		}
-		t := &sh.tags[sh.hand]
-		switch {
-		case *t == 0:
-			sh.hand++
-		case *t&rcTagRef != 0:
-			*t &^= rcTagRef
-			sh.hand++
-		default:
-			sh.remove(sh.hand) // the hand stays: an entry may have moved in
-			sh.evictions++
-			return true
-		}
-	}
-}
-
-// reset empties the shard (its lastWrite slots and counters stay); with
-// the lock held.
+// reset empties the shard, dropping its slabs (its lastWrite slots and
+// counters stay); with the lock held.
 func (sh *rcShard) reset() {
-	sh.tags, sh.ptrs, sh.n, sh.hand, sh.bytes, sh.ctxs, sh.ctxB, sh.last = nil, nil, 0, 0, 0, nil, 0, 0
+	sh.tags, sh.locs, sh.n, sh.bytes, sh.ctxs, sh.ctxB, sh.last = nil, nil, 0, 0, nil, 0, 0
+	sh.slabs, sh.free, sh.order, sh.head, sh.next = nil, nil, nil, rcNoSlab, 0
 }
 
 // clearTable removes every entry of table tid.
@@ -468,7 +458,7 @@ func (c *rowCache) clearTable(tid uint64) {
 			other := func(e rcEntry) bool { return sh.ctxs[e.ctx()].tid != tid }
 			kept := 0
 			for j, t := range sh.tags {
-				if t != 0 && other(entryAt(sh.ptrs[j])) {
+				if t != 0 && other(sh.entry(sh.locs[j])) {
 					kept++
 				}
 			}

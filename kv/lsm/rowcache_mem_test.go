@@ -141,17 +141,18 @@ func TestRowCacheHashCollision(t *testing.T) {
 	ha, hb := c.hash(1, a.Key), c.hash(1, b.Key)
 	sh := c.shard(ha)
 	// Plant b's entry under a's hash, ahead of a's in the probe run.
-	e, ok := encodeEntry(&b, 1, fams)
+	sh.mu.Lock()
+	e, ok := encodeEntry(&b, 1, fams, sh.last)
 	if !ok {
 		t.Fatal("b not encodable")
 	}
-	sh.mu.Lock()
-	e.setCtx(sh.last)
+	id := sh.room(c, len(e))
+	lb := locOf(id, len(sh.slabs[id]))
+	sh.slabs[id] = append(sh.slabs[id], e...)
 	i := sh.find(ha, 1, a.Key)
-	ea := sh.ptrs[i]
-	sh.tags[i], sh.ptrs[i] = tagOf(ha), e.first()
-	sh.insert(tagOf(ha), ea)
-	sh.bytes += e.size()
+	la := sh.locs[i]
+	sh.tags[i], sh.locs[i] = tagOf(ha), lb
+	sh.insert(tagOf(ha), la)
 	sh.mu.Unlock()
 	for _, k := range []struct {
 		row  *kv.Row

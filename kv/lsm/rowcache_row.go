@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"slices"
-	"unsafe"
 
 	"github.com/widesql/widesql/kv"
 )
@@ -67,11 +66,11 @@ func cacheableRead(o *kv.ReadOptions, fams []famInfo) bool {
 	return len(fams) > 0
 }
 
-// rcEntry is a cached row: one pointer-free buffer, immutable once
-// inserted, laid out as
+// rcEntry is a cached row: bytes of a shard's slab (rowcache_slab.go),
+// immutable once inserted, laid out as
 //
-//	validSeq (8 bytes, little endian) | alloc (4): the buffer's cap, what
-//	it costs | ctx (2): its context's index in the shard | hdrLen (2) |
+//	validSeq (8 bytes, little endian) | size (4): the entry's length |
+//	ctx (2): its context's index in the shard | hdrLen (2) |
 //	headers (hdrLen bytes) | key | every cell's qualifier and value, back
 //	to back (what a hit copies, in one move)
 //
@@ -80,66 +79,93 @@ func cacheableRead(o *kv.ReadOptions, fams []famInfo) bool {
 // timestamp (the base), then per cell its family's index in the
 // context's family set, qualifier length, value length and timestamp
 // minus the base (zigzag; 0 takes one byte, and most rows' cells share a
-// timestamp). A table slot points at the first byte; the length is
-// recovered from alloc.
+// timestamp). A table slot holds the entry's locator (slab and offset);
+// its length is read from size, so a slab is walked entry by entry.
 type rcEntry []byte
 
-const rcFixed = 16 // validSeq, alloc, ctx, hdrLen
+const rcFixed = 16 // validSeq, size, ctx, hdrLen
 
-// encodeEntry encodes row (read at seq with family set fams) as an entry
-// whose context is set later (setCtx); false if a cell's family is not in
-// fams or the key or headers are too long for the fixed header's fields.
-func encodeEntry(row *kv.Row, seq uint64, fams []famInfo) (rcEntry, bool) {
-	var hbuf [4 * binary.MaxVarintLen64]byte
-	var base kv.Timestamp
+// rcEnc is a row's entry, planned (planEntry) before it is written
+// (appendTo): its size is known first, to find it room.
+type rcEnc struct {
+	row  *kv.Row
+	fams []famInfo
+	hb   [4 * binary.MaxVarintLen64]byte
+	hbn  int
+	base kv.Timestamp
+	size int
+}
+
+// planEntry plans the entry of row, read with family set fams; false if
+// a cell's family is not in fams or the key or headers are too long for
+// the fixed header's fields.
+func planEntry(p *rcEnc, row *kv.Row, fams []famInfo) bool {
+	p.row, p.fams = row, fams
+	p.base = 0
 	if len(row.Cells) > 0 {
-		base = row.Cells[0].Timestamp
+		p.base = row.Cells[0].Timestamp
 	}
 	data := 0
 	for i := range row.Cells {
 		data += len(row.Cells[i].Qualifier) + len(row.Cells[i].Value)
 	}
-	hb := binary.AppendUvarint(hbuf[:0], uint64(len(row.Key)))
+	hb := binary.AppendUvarint(p.hb[:0], uint64(len(row.Key)))
 	hb = binary.AppendUvarint(hb, uint64(data))
 	hb = binary.AppendUvarint(hb, uint64(len(row.Cells)))
-	hb = binary.AppendUvarint(hb, uint64(base))
+	hb = binary.AppendUvarint(hb, uint64(p.base))
+	p.hbn = len(hb)
 	hdr := len(hb)
-	for i := range row.Cells {
-		c := &row.Cells[i]
-		hdr += uvarintLen(uint64(len(c.Qualifier))) + uvarintLen(uint64(len(c.Value))) + uvarintLen(zigzag(int64(c.Timestamp-base))) + 1
-	}
-	if len(fams) >= 128 {
-		hdr += len(row.Cells) // family indexes may take two bytes
-	}
-	n := rcFixed + hdr + len(row.Key) + data
-	if hdr > 0xffff || n > 0x7fffffff {
-		return nil, false
-	}
-	// slices.Grow rounds up to the allocation's size class: cap is
-	// what the entry really occupies.
-	buf := slices.Grow([]byte(nil), n)[:rcFixed]
-	binary.LittleEndian.PutUint64(buf, seq)
-	buf = append(buf, hb...)
 	fi := 0
 	for i := range row.Cells {
 		c := &row.Cells[i]
 		if fi >= len(fams) || fams[fi].name != c.Family {
 			if fi = slices.IndexFunc(fams, func(f famInfo) bool { return f.name == c.Family }); fi < 0 {
-				return nil, false
+				return false
 			}
+		}
+		hdr += uvarintLen(uint64(fi)) + uvarintLen(uint64(len(c.Qualifier))) + uvarintLen(uint64(len(c.Value))) + uvarintLen(zigzag(int64(c.Timestamp-p.base)))
+	}
+	p.size = rcFixed + hdr + len(row.Key) + data
+	return hdr <= 0xffff && p.size <= 0x7fffffff
+}
+
+// appendTo appends the entry, read at seq and naming context ctx, to dst,
+// which has room for it (p.size bytes).
+func (p *rcEnc) appendTo(dst []byte, seq uint64, ctx int) []byte {
+	row, fams := p.row, p.fams
+	start := len(dst)
+	buf := binary.LittleEndian.AppendUint64(dst, seq)
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(p.size))
+	buf = binary.LittleEndian.AppendUint16(buf, uint16(ctx))
+	buf = binary.LittleEndian.AppendUint16(buf, 0) // hdrLen, below
+	buf = append(buf, p.hb[:p.hbn]...)
+	fi := 0
+	for i := range row.Cells {
+		c := &row.Cells[i]
+		if fi >= len(fams) || fams[fi].name != c.Family {
+			fi = slices.IndexFunc(fams, func(f famInfo) bool { return f.name == c.Family }) // found by planEntry
 		}
 		buf = binary.AppendUvarint(buf, uint64(fi))
 		buf = binary.AppendUvarint(buf, uint64(len(c.Qualifier)))
 		buf = binary.AppendUvarint(buf, uint64(len(c.Value)))
-		buf = binary.AppendUvarint(buf, zigzag(int64(c.Timestamp-base)))
+		buf = binary.AppendUvarint(buf, zigzag(int64(c.Timestamp-p.base)))
 	}
-	binary.LittleEndian.PutUint16(buf[14:], uint16(len(buf)-rcFixed))
+	binary.LittleEndian.PutUint16(buf[start+14:], uint16(len(buf)-start-rcFixed))
 	buf = append(buf, row.Key...)
 	for i := range row.Cells {
 		buf = append(append(buf, row.Cells[i].Qualifier...), row.Cells[i].Value...)
 	}
-	binary.LittleEndian.PutUint32(buf[8:], uint32(cap(buf))) // after the appends: exact even if hdr was short
-	return buf, true
+	return buf
+}
+
+// encodeEntry returns row's entry in a buffer of its own (for tests);
+// false as planEntry.
+func encodeEntry(row *kv.Row, seq uint64, fams []famInfo, ctx int) (rcEntry, bool) {
+	var p rcEnc
+	if !planEntry(&p, row, fams) {
+		return nil, false
+	}
+	return p.appendTo(make([]byte, 0, p.size), seq, ctx), true
 }
 
 // uvSlow decodes the uvarint at b[p:] and returns it and the position
@@ -155,17 +181,9 @@ func zigzag(x int64) uint64 { return uint64(x<<1) ^ uint64(x>>63) }
 
 func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 
-// entryAt returns the entry whose first byte is p.
-func entryAt(p *byte) rcEntry {
-	n := binary.LittleEndian.Uint32(unsafe.Slice(p, rcFixed)[8:])
-	return unsafe.Slice(p, n)
-}
-
-func (e rcEntry) first() *byte       { return &e[0] }
 func (e rcEntry) validSeq() uint64   { return binary.LittleEndian.Uint64(e) }
-func (e rcEntry) size() int64        { return int64(binary.LittleEndian.Uint32(e[8:])) }
+func (e rcEntry) size() int          { return int(binary.LittleEndian.Uint32(e[8:])) }
 func (e rcEntry) ctx() int           { return int(binary.LittleEndian.Uint16(e[12:])) }
-func (e rcEntry) setCtx(i int)       { binary.LittleEndian.PutUint16(e[12:], uint16(i)) }
 func (e rcEntry) dataStart() int     { return rcFixed + int(binary.LittleEndian.Uint16(e[14:])) }
 func (e rcEntry) keyLen() (int, int) { k, n := binary.Uvarint(e[rcFixed:]); return int(k), n }
 
