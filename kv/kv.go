@@ -244,7 +244,9 @@ type RowIterator interface {
 	// Next advances to the next row and reports whether there is one.
 	Next() bool
 	// Row returns the current row. The Row and every slice in it are valid
-	// only until the next call to Next or Close.
+	// only until the next call to Next or Close, and read-only: an
+	// iterator may build the next row on the bytes of this one (a scan
+	// keeps the rowkey bytes two rows share).
 	Row() Row
 	// Err returns the error that ended the iteration, if any.
 	Err() error

@@ -55,6 +55,17 @@ type mergingIter struct {
 
 	lcp    int // with len(h) == 2: bytes h[0].key shares with h[1].key; -1 unknown
 	shared int // after Next: bytes Key shares with the key before it (a lower bound); -1 unknown
+
+	// lone reads the one input left (single) across a scan's rows,
+	// without the merge (rowIterator.stepLone). While loneOn, h[0]'s
+	// cached key, lcp and shared are stale: leaveLone brings them up
+	// to date; a seek or Close needs nothing.
+	lone   cellSource
+	loneOn bool
+	// loneHi is how many bytes the lone read's current row prefix
+	// shares with the read's upper bound, below it at the next byte;
+	// -1 unknown (stepLone).
+	loneHi int
 }
 
 // heapItem is a child with its cached key. sst is set when the child is
@@ -191,6 +202,7 @@ func (m *mergingIter) down(i int) {
 }
 
 func (m *mergingIter) SeekGE(k []byte) {
+	m.loneOn = false
 	for _, c := range m.children {
 		c.SeekGE(k)
 	}
@@ -198,6 +210,7 @@ func (m *mergingIter) SeekGE(k []byte) {
 }
 
 func (m *mergingIter) First() {
+	m.loneOn = false
 	for _, c := range m.children {
 		c.First()
 	}
@@ -238,6 +251,7 @@ func (m *mergingIter) seekForward(k []byte) {
 
 // SeekLT positions at the largest key below k over all children.
 func (m *mergingIter) SeekLT(k []byte) {
+	m.loneOn = false
 	m.h = m.h[:0]
 	m.lcp, m.shared = -1, -1
 	var best internalIter
@@ -323,6 +337,16 @@ func (m *mergingIter) single() internalIter {
 	return m.h[0].it
 }
 
+// leaveLone ends the reading of the lone child through m.lone, if on:
+// the merge is positioned where the child is.
+func (m *mergingIter) leaveLone() {
+	if m.loneOn {
+		m.loneOn = false
+		m.lone = cellSource{}
+		m.resync()
+	}
+}
+
 // resync updates m after the child returned by single moved.
 func (m *mergingIter) resync() {
 	m.lcp, m.shared = -1, -1
@@ -349,6 +373,7 @@ func (m *mergingIter) Close() error {
 			m.err = err
 		}
 	}
+	m.loneOn, m.lone = false, cellSource{}
 	// Keep the slices for reuse (initIter) but no references.
 	clear(m.children)
 	clear(m.h[:cap(m.h)])

@@ -289,6 +289,11 @@ func (it *rowIterator) step() (ok, more bool) {
 		}
 	}
 	iter := it.iter
+	if m, isM := iter.(*mergingIter); isM && !it.opts.Reverse {
+		if ok, done := it.stepLone(rs, m); done {
+			return ok, true
+		}
+	}
 	if it.opts.Reverse {
 		iter.SeekLT(it.cursor)
 		if !iter.Valid() || (it.lo != nil && bytes.Compare(iter.Key(), it.lo) < 0) {
@@ -310,18 +315,96 @@ func (it *rowIterator) step() (ok, more bool) {
 	return it.read(rs, iter, it.prefix), true
 }
 
+// loneRows enables stepLone. A variable only so that the differential
+// tests (rowreader_fast_test.go, rowreader_lone_test.go) can compare reads
+// with it and without; nothing else sets it.
+var loneRows = true
+
+// stepLone is step's forward path over a merge with one input left (a
+// scan's single file or run once the memtables are exhausted, mostly
+// from the start): it reads the rows from that input directly, through
+// m.lone kept across rows, where collectIn would call single, set up a
+// cellSource and resync the merge for every row. The row's first key
+// shares bytes with the last key of the row before (the block's prefix
+// compression, cellSource.shared): the new row prefix is scanned for,
+// copied and unescaped only from there; the arena still holds the raw
+// rowkey before. done false: nothing read, the merge is up to date
+// (leaveLone) and step goes on as without.
+func (it *rowIterator) stepLone(rs *regionSnap, m *mergingIter) (ok, done bool) {
+	src := &m.lone
+	if !m.loneOn {
+		child := m.single()
+		if child == nil || !loneRows {
+			return false, false
+		}
+		m.loneOn, m.loneHi = true, -1
+		src.init(child) // stepped false: nothing known shared
+	}
+	if !src.valid() {
+		m.leaveLone()
+		return false, false
+	}
+	k := src.key()
+	sh := src.shared()
+	if sh >= len(it.prefix) {
+		sh = -1 // not a key of another row after the last: unknown
+	}
+	// A key sharing more than loneHi bytes with the last row's keys is
+	// below hi where that row's prefix is; else it is compared.
+	if it.hi != nil && (m.loneHi < 0 || sh <= m.loneHi) {
+		d := commonPrefix(k, it.hi)
+		if d == len(it.hi) || (d < len(k) && k[d] > it.hi[d]) {
+			m.leaveLone()
+			return false, false
+		}
+		m.loneHi = -1 // set below, once the prefix is known
+		if d < len(k) {
+			m.loneHi = d
+		}
+	}
+	// keep: how many bytes of the escaped prefix (whole pairs, no
+	// terminator) are the last row's, in it.prefix and, unescaped,
+	// in the arena's first rawKeep bytes.
+	keep, rawKeep := 0, 0
+	if sh > 0 {
+		keep = ikey.PairStart(k, sh)
+		rawKeep = ikey.UnescapedLen(k[:keep])
+	}
+	p := ikey.RowPrefixFrom(k, keep)
+	if p == nil {
+		it.err = it.wrap(fmt.Errorf("bad internal key %q: %w", k, errCorrupt))
+		return false, true
+	}
+	if m.loneHi >= len(p) {
+		m.loneHi = -1 // the byte below hi's is not the prefix's
+	}
+	it.prefix = append(it.prefix[:keep], p[keep:]...)
+	ok, err := it.rr.readRowOf(src, it.prefix, keep, rawKeep)
+	if err != nil {
+		it.err = it.wrap(err)
+		return false, true
+	}
+	it.countRow(rs)
+	return ok, true
+}
+
 func (it *rowIterator) read(rs *regionSnap, iter internalIter, prefix []byte) bool {
 	ok, err := it.rr.readRow(iter, prefix)
 	if err != nil {
 		it.err = it.wrap(err)
 		return false
 	}
+	it.countRow(rs)
+	return ok
+}
+
+// countRow counts a row read in region rs (flushReads).
+func (it *rowIterator) countRow(rs *regionSnap) {
 	if rs.r != it.countR {
 		it.flushReads()
 		it.countR = rs.r
 	}
 	it.countN++
-	return ok
 }
 
 // flushReads adds the rows counted for it.countR to its load counter.

@@ -53,6 +53,18 @@ func (r *rowReader) readRow(it internalIter, prefix []byte) (bool, error) {
 	return r.collectIn(it, prefix, arena, len(arena), r.cells[:0], true)
 }
 
+// readRowOf is readRow from src (stepLone), for a row whose escaped
+// prefix shares its first keep bytes (whole pairs) with the last row
+// read so: the arena's first rawKeep bytes are their raw form already.
+func (r *rowReader) readRowOf(src *cellSource, prefix []byte, keep, rawKeep int) (bool, error) {
+	r.stats.RowsRead++
+	if r.stats.RowsRead == colsAfter+1 {
+		r.buildCols()
+	}
+	arena := ikey.Unescape(r.arena[:rawKeep], prefix[keep:])
+	return r.collectOf(src, prefix, arena, len(arena), r.cells[:0], true)
+}
+
 // collect consumes the entries of the row whose prefix is prefix (it is
 // positioned on the first), appending its projected cells to cells and
 // their bytes to arena, whose first keyLen bytes are the rowkey and the

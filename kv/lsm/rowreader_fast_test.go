@@ -13,7 +13,8 @@ import (
 // TestCellFastPathsDifferential checks collectOf's shortcuts for the
 // common cell (cellFastPaths: the row's first key unchecked, newColumn
 // before stepIn, the column table's next column before wantedCol, the
-// cursor past a matched column) against the general path: every read
+// cursor past a matched column) and for the rows of a lone input
+// (loneRows: rowIterator.stepLone) against the general path: every read
 // gives the same rows with them and without. The rows have four
 // families (one version, three, two with a TTL that hides the older
 // cells, a name with a 0x00 byte), qualifiers with 0x00 bytes and that
@@ -29,7 +30,7 @@ func TestCellFastPathsDifferential(t *testing.T) {
 }
 
 func cellFastPathsDifferential(t *testing.T, seed uint64) {
-	defer func() { cellFastPaths = true }()
+	defer func() { cellFastPaths, loneRows = true, true }()
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(seed, 21))
 	s, err := Open(t.TempDir(), Options{NoSync: true, MaxFilesPerStore: 100})
@@ -136,9 +137,9 @@ func cellFastPathsDifferential(t *testing.T, seed uint64) {
 			rs = kv.RowSet{Keys: [][]byte{row(rng.IntN(nrows)), row(rng.IntN(nrows))}}
 		}
 		atSnap := n%3 == 0
-		cellFastPaths = true
+		cellFastPaths, loneRows = true, true
 		got := read(atSnap, rs, o)
-		cellFastPaths = false
+		cellFastPaths, loneRows = false, false
 		want := read(atSnap, rs, o)
 		if !rowsEqual(got, want) {
 			t.Fatalf("read %+v of %+v (snapshot %v), with the fast paths and without:\n%s", o, rs, atSnap, rowsDiff(got, want))

@@ -27,6 +27,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -125,6 +126,54 @@ func RowPrefixOf(k []byte) []byte {
 		return nil
 	}
 	return k[:n]
+}
+
+// RowPrefixFrom is RowPrefixOf for a key whose first from bytes are
+// known to hold no terminator (a scan's key sharing them with a key of
+// the row before, whose prefix is longer): the scan for the terminator
+// starts there, at the pair that holds byte from. It returns nil if k is
+// malformed.
+func RowPrefixFrom(k []byte, from int) []byte {
+	from = PairStart(k, from)
+	n := componentEnd(k[from:])
+	if n < 0 {
+		return nil
+	}
+	return k[:from+n]
+}
+
+// PairStart returns the largest i <= n that does not split an escape
+// pair of the escaped component at the start of k (n <= len(k)): byte
+// i-1 is not the 00 that starts one. A 00 always starts a pair (the
+// second byte is FF or 01), so one byte decides it.
+func PairStart(k []byte, n int) int {
+	if n > 0 && k[n-1] == 0 {
+		n--
+	}
+	return n
+}
+
+// UnescapedLen returns how many raw bytes the escaped bytes esc (whole
+// pairs, no terminator) encode: one per byte, but one per 00 FF pair. A
+// scan's row key shares its raw prefix of that length with the row
+// before when the escaped keys share esc.
+func UnescapedLen(esc []byte) int {
+	n := len(esc)
+	zeros := 0
+	i := 0
+	for ; i+8 <= len(esc); i += 8 {
+		// Exactly the zero bytes of x get their high bit set in t.
+		x := binary.LittleEndian.Uint64(esc[i:])
+		const lo7 = 0x7f7f7f7f7f7f7f7f
+		t := ^(((x & lo7) + lo7) | x | lo7)
+		zeros += bits.OnesCount64(t)
+	}
+	for ; i < len(esc); i++ {
+		if esc[i] == 0 {
+			zeros++
+		}
+	}
+	return n - zeros
 }
 
 // BloomKey is the sstable bloom-key function: the row prefix of an internal

@@ -3,6 +3,7 @@ package ikey
 import (
 	"bytes"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"testing"
@@ -160,4 +161,39 @@ func FuzzOrder(f *testing.F) {
 			t.Fatalf("order of (%q,%q) vs (%q,%q): %d, want %d", r1, q1, r2, q2, got, want)
 		}
 	})
+}
+
+// TestRowPrefixFrom checks the pieces of a scan's incremental row prefix
+// (RowPrefixFrom, PairStart, UnescapedLen) against RowPrefixOf and
+// Unescape, for rowkeys dense in 0x00, 0x01 and 0xff bytes and every
+// starting point that holds no terminator.
+func TestRowPrefixFrom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	alphabet := []byte{0, 0, 1, 0xff, 'a'}
+	for range 2000 {
+		row := make([]byte, rng.IntN(20))
+		for i := range row {
+			row[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		k := Append(nil, row, "f", []byte("q"), 1, 1, KindSet)
+		want := RowPrefixOf(k)
+		for from := 0; from < len(want); from++ {
+			if got := RowPrefixFrom(k, from); !bytes.Equal(got, want) {
+				t.Fatalf("RowPrefixFrom(%x, %d) = %x, want %x", k, from, got, want)
+			}
+			n := PairStart(k, from)
+			if n > from || n < from-1 || (n > 0 && k[n-1] == 0) {
+				t.Fatalf("PairStart(%x, %d) = %d", k, from, n)
+			}
+			if got, raw := UnescapedLen(k[:n]), Unescape(nil, k[:n]); got != len(raw) {
+				t.Fatalf("UnescapedLen(%x) = %d, want %d", k[:n], got, len(raw))
+			}
+			if raw := Unescape(nil, want); !bytes.Equal(raw[:UnescapedLen(k[:n])], Unescape(nil, k[:n])) {
+				t.Fatalf("the raw row of %x does not start with that of its first %d bytes", want, n)
+			}
+		}
+		if !bytes.Equal(Unescape(nil, want), row) {
+			t.Fatalf("row %x: prefix %x", row, want)
+		}
+	}
 }
