@@ -449,12 +449,16 @@ func (sh *rcShard) reset() {
 	sh.slabs, sh.free, sh.order, sh.head, sh.next = nil, nil, nil, rcNoSlab, 0
 }
 
-// clearTable removes every entry of table tid.
+// clearTable removes every entry of table tid. A shard none of whose
+// contexts names tid holds no entry of it and is not walked: a bulk
+// ingest into a table that was never read (a fresh COPY target) clears
+// it under the commit mutex, and walking a full cache's entries there
+// costs ~100 ms per 1M entries, random reads into the slabs.
 func (c *rowCache) clearTable(tid uint64) {
 	for i := range c.shards {
 		sh := &c.shards[i]
 		sh.mu.Lock()
-		if sh.n > 0 {
+		if sh.n > 0 && sh.namesTable(tid) {
 			other := func(e rcEntry) bool { return sh.ctxs[e.ctx()].tid != tid }
 			kept := 0
 			for j, t := range sh.tags {
@@ -470,6 +474,18 @@ func (c *rowCache) clearTable(tid uint64) {
 		}
 		sh.mu.Unlock()
 	}
+}
+
+// namesTable reports whether a context of the shard names table tid:
+// every entry names one of its shard's contexts, so without one the
+// shard holds no entry of tid; with the lock held.
+func (sh *rcShard) namesTable(tid uint64) bool {
+	for i := range sh.ctxs {
+		if sh.ctxs[i].tid == tid {
+			return true
+		}
+	}
+	return false
 }
 
 // dropTable refuses the table's inserts from now on and clears it.
