@@ -5,8 +5,6 @@ import (
 	"runtime/metrics"
 	"testing"
 	"time"
-
-	"github.com/widesql/widesql/kv"
 )
 
 // BenchmarkRowCacheGC is what a full cache costs the garbage collector:
@@ -16,10 +14,6 @@ import (
 // a server whose cache is full.
 func BenchmarkRowCacheGC(b *testing.B) {
 	const n = 1_000_000
-	tb := &table{id: 1}
-	tb.fs.Store(newFamSet([]kv.Family{{Name: "d"}, {Name: "p"}}))
-	fams := tb.families().fams
-	o := &kv.ReadOptions{}
 	for _, full := range []bool{false, true} {
 		name := "empty"
 		if full {
@@ -28,13 +22,7 @@ func BenchmarkRowCacheGC(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			c := newRowCache(512<<20, 0)
 			if full {
-				for i := range n {
-					row := harnessRow(i)
-					c.put(tb, &row, 1, o, fams)
-				}
-				if st := c.stats(); st.entries != n {
-					b.Fatalf("%d entries", st.entries)
-				}
+				fillHarnessRows(b, c, n)
 			}
 			runtime.GC()
 			samples := []metrics.Sample{{Name: "/cpu/classes/gc/mark/dedicated:cpu-seconds"},
