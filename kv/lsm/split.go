@@ -12,10 +12,17 @@ import (
 // its own range of them) and are marked for rewrite, so the next
 // compaction gives each child files of its own. The parent's memtable
 // entries are copied into the children's memtables.
+//
+// A region still marked for rewrite is not split: its files extend past
+// its range, so r.bytes() counts bytes it does not hold. Splitting it
+// would give both children the same files, the same count and the same
+// mark, and while the rewrite waits (an open snapshot older than an
+// ingested file keeps the file out of compaction) every pass would split
+// every child again: thousands of regions from one bulk load.
 func (s *Store) maybeSplit(r *region) error {
 	s.mu.Lock()
 	t := s.tableOf(r)
-	if t == nil || s.failed != nil || s.closed || r.bytes() <= s.opts.RegionSplitSize || len(r.state.imms) > 0 {
+	if t == nil || s.failed != nil || s.closed || r.rewrite || r.bytes() <= s.opts.RegionSplitSize || len(r.state.imms) > 0 {
 		s.mu.Unlock()
 		return nil
 	}
@@ -40,7 +47,7 @@ func (s *Store) maybeSplit(r *region) error {
 	s.commitMu.Lock()
 	s.mu.Lock()
 	idx := slices.Index(t.regions, r)
-	if idx < 0 || t.dropped || len(r.state.imms) > 0 {
+	if idx < 0 || t.dropped || r.rewrite || len(r.state.imms) > 0 {
 		s.mu.Unlock()
 		s.commitMu.Unlock()
 		return nil
