@@ -1,7 +1,6 @@
 package sstable
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -89,6 +88,7 @@ type decodedIndex struct {
 	keys    []byte
 	ends    []uint32 // keys of entry i: keys[ends[i-1]:ends[i]]
 	handles []blockHandle
+	ab      abbrIndex // for seekGE (index_abbr.go)
 }
 
 func (x *decodedIndex) len() int { return len(x.ends) }
@@ -99,20 +99,6 @@ func (x *decodedIndex) key(i int) []byte {
 		start = x.ends[i-1]
 	}
 	return x.keys[start:x.ends[i]:x.ends[i]]
-}
-
-// seekGE returns the first entry whose separator is >= key, or len().
-func (x *decodedIndex) seekGE(key []byte) int {
-	lo, hi := 0, len(x.ends)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if bytes.Compare(x.key(mid), key) < 0 {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	return lo
 }
 
 // decodeIndex decodes the index block b into r.index, verifying that
@@ -141,6 +127,7 @@ func (r *Reader) decodeIndex(b []byte) error {
 	}
 	// Exact-size copies: the decoded index lives as long as the file.
 	r.index = decodedIndex{keys: slices.Clone(x.keys), ends: slices.Clone(x.ends), handles: slices.Clone(x.handles)}
+	r.index.buildAbbr()
 	return nil
 }
 
