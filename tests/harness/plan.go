@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,7 +33,7 @@ func (h *harness) setupLines() []string {
 	return []string{
 		fmt.Sprintf("Table `kv (tenant INT, id BIGINT, grp INT, val INT, payload TEXT, PRIMARY KEY (tenant, id))` with %s rows, %d ids per tenant, 64-character payloads; in widesql %s.",
 			formatNumber(float64(h.cfg.rows)), h.data.perTenant, fam),
-		"PostgreSQL: a fresh `initdb` cluster (C locale), default settings, fsync on; `VACUUM ANALYZE` after each load, untimed. widesql: built from this tree, default durable store (WAL fsynced before acknowledging); `CHECKPOINT` after each load, untimed.",
+		"PostgreSQL: a fresh `initdb` cluster (C locale), default settings, fsync on; `VACUUM ANALYZE` after each load, untimed. widesql: built from this tree, default durable store (WAL fsynced before acknowledging); `CHECKPOINT` after each load, then a wait until its background compactions and splits are done (its CPU under a tenth of a core for 2 s), untimed.",
 		"Loading: " + h.loader.method() + " through pgx, the same for both servers.",
 		fmt.Sprintf("pgbench runs are %s each (`-n -f script`, `-j %d`); %d round%s per workload, alternating which server goes first.",
 			h.cfg.duration, h.cfg.threads, h.cfg.rounds, plural(h.cfg.rounds)),
@@ -96,7 +98,8 @@ func (h *harness) loadMain(ctx context.Context) (result, error) {
 // user of each server would after a bulk load: PostgreSQL gets VACUUM
 // ANALYZE (hint bits, the visibility map, planner statistics; autovacuum
 // would do it a little later), widesql gets CHECKPOINT (the loaded rows
-// move from memtables and WAL into files, as a flush would a little later).
+// move from memtables and WAL into files, as a flush would a little later)
+// and then the end of the background work the load started (waitIdle).
 func (h *harness) settle(ctx context.Context, s *server, table string) error {
 	stmt := "CHECKPOINT"
 	if s == h.pg {
@@ -110,7 +113,93 @@ func (h *harness) settle(ctx context.Context, s *server, table string) error {
 	if _, err := conn.Exec(ctx, stmt); err != nil {
 		return fmt.Errorf("%s: %s: %w", s.name, stmt, err)
 	}
+	if s == h.ws {
+		waited, err := waitIdle(ctx, s.cmd.Process.Pid, idleWindow, maxIdleWait)
+		if err != nil {
+			return fmt.Errorf("%s: waiting for background work after loading %s: %w", s.name, table, err)
+		}
+		if waited > idleWindow {
+			logf("  widesql: background work after loading %s took %s more", table, waited.Round(time.Second))
+		}
+	}
 	return nil
+}
+
+// A freshly loaded widesql table is not settled when CHECKPOINT returns:
+// compactions give split regions files of their own, and the regions
+// split further (up to a minute of both cores after 10^7 rows). A
+// workload measured meanwhile would measure that work, as PostgreSQL's
+// would measure an autovacuum of the table if VACUUM ANALYZE had not
+// run. So settle also waits, untimed, until widesql's process has used
+// less than idleCPU of a core over an idleWindow, for at most maxIdleWait.
+const (
+	idleWindow  = 2 * time.Second
+	idleCPU     = 0.1
+	maxIdleWait = 5 * time.Minute
+)
+
+// waitIdle waits until process pid's CPU time grows by less than idleCPU
+// of a core over a window, and returns how long it waited. Waiting longer
+// than limit is an error: background work that never ends is a defect to
+// report, not to measure through.
+func waitIdle(ctx context.Context, pid int, window, limit time.Duration) (time.Duration, error) {
+	start := time.Now()
+	prev, err := cpuTime(pid)
+	if err != nil {
+		return 0, err
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return time.Since(start), ctx.Err()
+		case <-time.After(window):
+		}
+		cur, err := cpuTime(pid)
+		if err != nil {
+			return time.Since(start), err
+		}
+		if float64(cur-prev) < idleCPU*float64(window) {
+			return time.Since(start), nil
+		}
+		if time.Since(start) > limit {
+			return time.Since(start), fmt.Errorf("still busy (%.2f cores) after %s", float64(cur-prev)/float64(window), limit)
+		}
+		prev = cur
+	}
+}
+
+// clockTicks is the kernel's USER_HZ, the unit of /proc/<pid>/stat's
+// times: 100 on every Linux architecture Go supports.
+const clockTicks = 100
+
+// cpuTime returns the user + system CPU time process pid has used, from
+// /proc/<pid>/stat.
+func cpuTime(pid int) (time.Duration, error) {
+	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0, err
+	}
+	return parseCPUTime(data)
+}
+
+// parseCPUTime reads utime and stime (fields 14 and 15) from a
+// /proc/<pid>/stat line. The command name (field 2) may hold spaces and
+// parentheses: fields are counted from after its last ')'.
+func parseCPUTime(stat []byte) (time.Duration, error) {
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("unexpected /proc stat line %q", stat)
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("unexpected /proc stat line %q", stat)
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("unexpected /proc stat line %q", stat)
+	}
+	return time.Duration(utime+stime) * time.Second / clockTicks, nil
 }
 
 // measureSizes measures kv on disk in both servers after a CHECKPOINT in
