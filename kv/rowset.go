@@ -29,7 +29,13 @@ func (rs RowSet) Spans(buf []Span) []Span {
 		}
 		return append(out, Span{Start: rs.Keys[0], Point: true})
 	}
+	// Without keys the ranges are sorted and merged in out itself (no
+	// allocation once buf has room); with keys they go to a list of
+	// their own, merged with the keys into out below.
 	var ranges []Span
+	if len(rs.Keys) == 0 {
+		ranges = out
+	}
 	for _, r := range rs.Ranges {
 		if r.End == nil || bytes.Compare(r.Start, r.End) < 0 {
 			ranges = append(ranges, Span{Start: r.Start, End: r.End})
@@ -45,6 +51,10 @@ func (rs RowSet) Spans(buf []Span) []Span {
 			continue
 		}
 		merged = append(merged, r)
+	}
+	if len(rs.Keys) == 0 {
+		clear(merged[len(merged):len(ranges)]) // the merged-away spans alias rs
+		return merged
 	}
 	keys := make([][]byte, 0, len(rs.Keys))
 	for _, k := range rs.Keys {

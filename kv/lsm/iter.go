@@ -50,8 +50,9 @@ type mergingIter struct {
 	children []internalIter
 	h        []heapItem
 	err      error
-	mems     []memIter // the memtable children, when built by initIter
-	runs     []runIter // the file runs of a scan, when built by initIter
+	mems     []memIter   // the memtable children, when built by initIter
+	runs     []runIter   // the file runs of a scan, when built by initIter
+	sorted   []*fileMeta // appendRuns' scratch, empty between calls
 
 	lcp    int // with len(h) == 2: bytes h[0].key shares with h[1].key; -1 unknown
 	shared int // after Next: bytes Key shares with the key before it (a lower bound); -1 unknown
@@ -508,9 +509,13 @@ func (r *runIter) Close() error {
 }
 
 // appendRuns groups files into runs of non-overlapping files, first fit
-// in order of smallest key, reusing the runs' file slices.
-func appendRuns(runs []runIter, files []*fileMeta) []runIter {
-	sorted := slices.SortedFunc(slices.Values(files), func(a, b *fileMeta) int { return bytes.Compare(a.smallest, b.smallest) })
+// in order of smallest key, reusing the runs' file slices. It sorts in
+// scratch, which it returns emptied (cleared: it keeps no file alive) for
+// the next call.
+func appendRuns(runs []runIter, files, scratch []*fileMeta) ([]runIter, []*fileMeta) {
+	sorted := append(scratch[:0], files...)
+	slices.SortFunc(sorted, func(a, b *fileMeta) int { return bytes.Compare(a.smallest, b.smallest) })
+	defer clear(sorted[:cap(sorted)])
 	n := len(runs)
 next:
 	for _, f := range sorted {
@@ -528,5 +533,5 @@ next:
 			runs = append(runs, runIter{files: []*fileMeta{f}})
 		}
 	}
-	return runs
+	return runs, sorted[:0]
 }

@@ -54,19 +54,21 @@ func (h *Table) readAt(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions, s
 			it.err = kv.ErrClosed
 			return it
 		}
-		if it.probeCache(rc, t, seq, pinned) {
+		if it.probeCache(rc, t, seq, pinned) || it.probeCacheMany(rc, t, seq, pinned) {
 			return it
 		}
 	}
 	rr.vis.nowUS = int64(kv.Now()) // for TTLs; a read from the cache has none
+	// The masks are computed before mu is taken (mu is the store's
+	// busiest lock: every read takes it twice), from the family set
+	// loaded then; the set is checked again under mu, together with the
+	// region states, and the masks redone in the rare case it changed:
+	// the families' indexes must be those of the states' file lists.
+	fs := t.families()
+	lazy := it.setMasks(fs.fams)
 	s.mu.Lock()
-	// The family set and the region states together, under mu: the
-	// families' indexes are those of the states' file lists.
-	rr.vis.fams = t.families().fams
-	rr.famMask = familyMask(rr.vis.fams, &opts)
-	ess, lazy := lazyMasks(rr.vis.fams, &opts, rr.famMask)
-	if lazy != nil {
-		rr.famMask = ess
+	if fs2 := t.families(); fs2 != fs {
+		lazy = it.setMasks(fs2.fams)
 	}
 	if s.closed {
 		it.err = kv.ErrClosed
@@ -76,7 +78,7 @@ func (h *Table) readAt(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions, s
 		if !pinned {
 			seq = s.visibleSeq.Load()
 		}
-		it.snap = s.acquireLocked(t, it.spans, rr.famMask, seq)
+		it.snap = s.acquireInto(&it.bufs.snap, t, it.spans, rr.famMask, seq)
 		rr.vis.snap = it.snap.seq
 		if rc != nil && lazy == nil && cacheableRead(&it.opts, rr.vis.fams) {
 			it.rcMode, it.rcT = rcSlow, t
@@ -94,12 +96,29 @@ func (h *Table) readAt(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions, s
 	return it
 }
 
-// familyMask returns which families a read needs, or nil for all.
-func familyMask(fams []famInfo, o *kv.ReadOptions) []bool {
+// setMasks sets the read's families fams and family mask (in the pooled
+// buffer) and returns the lazy families' mask (nil: none; lazyMasks).
+func (it *rowIterator) setMasks(fams []famInfo) (lazy []bool) {
+	rr := &it.rr
+	rr.vis.fams = fams
+	rr.famMask = familyMask(it.bufs.famMask, fams, &it.opts)
+	if rr.famMask != nil {
+		it.bufs.famMask = rr.famMask
+	}
+	ess, lazy := lazyMasks(fams, &it.opts, rr.famMask)
+	if lazy != nil {
+		rr.famMask = ess
+	}
+	return lazy
+}
+
+// familyMask returns which families a read needs, or nil for all; the
+// mask is built in buf's array when it has room.
+func familyMask(buf []bool, fams []famInfo, o *kv.ReadOptions) []bool {
 	if len(o.Families) == 0 && len(o.Columns) == 0 {
 		return nil
 	}
-	mask := make([]bool, len(fams))
+	mask := slices.Grow(buf[:0], len(fams))[:len(fams)]
 	for i, f := range fams {
 		inFams := len(o.Families) == 0 || slices.Contains(o.Families, f.name)
 		inCols := len(o.Columns) == 0
@@ -227,6 +246,9 @@ func (it *rowIterator) Next() bool {
 // there may be rows left.
 func (it *rowIterator) step() (ok, more bool) {
 	if it.rcMode == rcAll {
+		if it.bufs.stage.on {
+			return it.stepStaged()
+		}
 		return it.stepCached()
 	}
 	if it.si >= len(it.spans) || it.snap == nil {

@@ -14,8 +14,11 @@ import (
 // merging iterators (one for point lookups, one for the current region of
 // a range). A read takes a set from readPool when it starts and gives it
 // back when it finishes (when Next returns false, or at Close), so a warm
-// Get or scan allocates only its iterator and snapshot. Nothing handed to
-// a caller outlives that: Row is reset before the buffers go back.
+// Get or scan allocates only its iterator. Nothing handed to a caller
+// outlives that: Row is reset before the buffers go back. The iterator
+// itself is not pooled: the kv.RowIterator contract lets a caller call
+// Close (and Err, Stats) again after Close, which a recycled iterator,
+// by then another read's, would answer.
 type readBufs struct {
 	arena   []byte
 	cells   []kv.Cell
@@ -29,6 +32,20 @@ type readBufs struct {
 	pointFiles             []internalIter
 
 	point, scan mergingIter
+
+	// stage holds the rows of a multi-get served from the row cache
+	// (read_multicache.go); reset when the set goes back.
+	stage multiStage
+
+	// famMask is the array of the rowReader's family mask (setMasks).
+	famMask []bool
+
+	// cols is the rowReader's column table (buildCols).
+	cols colTable
+
+	// snap is the read's snapshot (Store.acquireInto); released, with
+	// its slices cleared, before the set goes back to the pool.
+	snap readSnap
 }
 
 var readPool = sync.Pool{New: func() any { return new(readBufs) }}
@@ -46,6 +63,9 @@ func (it *rowIterator) takeBufs() {
 	it.prefix, it.cursor, it.lo, it.hi = b.prefix[:0], b.cursor[:0], b.lo[:0], b.hi[:0]
 	it.spans = b.spans[:0]
 	it.pointFiles = b.pointFiles[:0]
+	b.cols.cols = b.cols.cols[:0] // not built yet
+	b.stage.reset()
+	r.cols = &b.cols
 }
 
 // putBufs returns it's buffers to the pool; the iterator holds no slice
@@ -75,6 +95,9 @@ func (it *rowIterator) putBufs() {
 	r.vis.famBuf, r.vis.colBuf, r.vis.colDel = nil, nil, nil
 	it.prefix, it.cursor, it.lo, it.hi, it.spans = nil, nil, nil, nil, nil
 	r.row = kv.Row{}
+	r.cols = nil
+	r.famMask = nil // may be b.famMask
+	b.stage.reset()
 	readPool.Put(b)
 }
 
@@ -88,7 +111,7 @@ func (rs *regionSnap) initIter(m *mergingIter, point []byte) *mergingIter {
 	if point == nil && len(rs.files) > 1 {
 		// A scan: files that do not overlap are read one after the
 		// other, as one child.
-		m.runs = appendRuns(m.runs[:0], rs.files)
+		m.runs, m.sorted = appendRuns(m.runs[:0], rs.files, m.sorted)
 		for i := range m.runs {
 			if r := &m.runs[i]; len(r.files) == 1 {
 				m.children = append(m.children, sstIter{r.files[0].reader.NewIter()})

@@ -23,9 +23,10 @@ func allPoints(spans []kv.Span) bool {
 // read takes a snapshot, which takes the store mutex and refs every file:
 // on a hit the row is copied into the read's buffers (rcAll) and no
 // snapshot is taken; on a miss the normal path reads the row without
-// looking it up again. A multi-get takes the normal path at once and looks
-// each point up there (lookupCached): it pays for its snapshot once for
-// all its rows.
+// looking it up again. A multi-get is probeCacheMany's
+// (read_multicache.go): served from the cache when every row is there,
+// otherwise by the normal path, which looks each point up again
+// (lookupCached) and pays for its snapshot once for all its rows.
 //
 // Without the store mutex the read cannot check that the table was not
 // dropped: a read racing with DropTable may return the pre-drop row, and

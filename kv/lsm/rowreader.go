@@ -25,10 +25,12 @@ type rowReader struct {
 
 	// cols is the read's Columns in key order (buildCols), set up when
 	// the read starts its row colsAfter+1; before, and for a read without
-	// Columns, wanted loops over them. A pointer, not a slice: the
-	// rowIterator, one allocation per read, stays within 760 bytes (the
-	// 768-byte size class with the 8-byte header of objects over 512).
-	cols *[]projCol
+	// Columns, wanted loops over them; empty (or nil) when not built.
+	// A pointer, not a slice: the rowIterator, one allocation per read,
+	// stays within 760 bytes (the 768-byte size class with the 8-byte
+	// header of objects over 512). A rowIterator points it at its
+	// pooled readBufs' table (takeBufs), whose slices buildCols reuses.
+	cols *colTable
 
 	arena   []byte
 	cells   []kv.Cell
@@ -132,8 +134,8 @@ func (r *rowReader) collectOf(src *cellSource, prefix, arena []byte, keyLen int,
 	allTimes := o.MinTimestamp == 0 && o.MaxTimestamp == 0
 	allCols := allTimes && len(o.Columns) == 0
 	var cols []projCol
-	if r.cols != nil {
-		cols = *r.cols
+	if r.cols != nil && len(r.cols.cols) > 0 {
+		cols = r.cols.cols
 	}
 	cur := 0 // the first of cols not below the last cell's column
 	var err error
@@ -359,6 +361,13 @@ func rebaseCells(cells []kv.Cell, old, arena []byte) {
 // can compare reads with the table and without; nothing else sets it.
 var colsAfter int64 = 2
 
+// colTable is a read's column table (buildCols) and the bytes its
+// columns point into.
+type colTable struct {
+	cols []projCol
+	buf  []byte
+}
+
 // projCol is a column of the read's projection as collectOf matches it.
 type projCol struct {
 	fam int    // its family's index in vis.fams
@@ -379,8 +388,15 @@ func (r *rowReader) buildCols() {
 	for i := range o.Columns {
 		size += 2*len(o.Columns[i].Qualifier) + 2
 	}
-	buf := make([]byte, 0, size)
-	cols := make([]projCol, 0, len(o.Columns))
+	t := r.cols
+	if t == nil {
+		t = new(colTable)
+	}
+	// buf must not grow: the columns point into it.
+	buf, cols := t.buf[:0], t.cols[:0]
+	if cap(buf) < size {
+		buf = make([]byte, 0, size)
+	}
 	for i := range o.Columns {
 		c := &o.Columns[i]
 		f := slices.IndexFunc(r.vis.fams, func(f famInfo) bool { return f.name == c.Family })
@@ -403,9 +419,8 @@ func (r *rowReader) buildCols() {
 		return bytes.Compare(a.esc, b.esc)
 	})
 	cols = slices.CompactFunc(cols, func(a, b projCol) bool { return a.fam == b.fam && bytes.Equal(a.esc, b.esc) })
-	if len(cols) > 0 {
-		r.cols = &cols
-	}
+	t.cols, t.buf = cols, buf
+	r.cols = t
 }
 
 // wantedCol is wanted with the column table: cols[cur:] holds every

@@ -47,7 +47,15 @@ type readSnap struct {
 // with mu held. famMask (nil: all) selects the families whose files are
 // read: other families' files are skipped entirely.
 func (s *Store) acquireLocked(t *table, sp []kv.Span, famMask []bool, seq uint64) *readSnap {
-	rs := &readSnap{seq: seq}
+	return s.acquireInto(&readSnap{}, t, sp, famMask, seq)
+}
+
+// acquireInto is acquireLocked into rs, a released (or new) snapshot
+// whose slices it reuses: the regions and each region's file list keep
+// their capacity across reads (readBufs.snap), so a warm read's snapshot
+// allocates nothing, and nothing is allocated while mu is held.
+func (s *Store) acquireInto(rs *readSnap, t *table, sp []kv.Span, famMask []bool, seq uint64) *readSnap {
+	rs.seq, rs.regions = seq, rs.regions[:0]
 	s.snapshots[seq]++
 	last := -1
 	for _, x := range sp {
@@ -64,7 +72,7 @@ func (s *Store) acquireLocked(t *table, sp []kv.Span, famMask []bool, seq uint64
 				break
 			}
 			if i > last {
-				rs.regions = append(rs.regions, s.snapRegionAt(r, famMask, seq))
+				rs.appendRegion(s, r, famMask, seq)
 				last = i
 			}
 			if x.Point {
@@ -73,6 +81,20 @@ func (s *Store) acquireLocked(t *table, sp []kv.Span, famMask []bool, seq uint64
 		}
 	}
 	return rs
+}
+
+// appendRegion appends r's snapshot to rs.regions, reusing the file
+// list of a released entry past its length when there is one.
+func (rs *readSnap) appendRegion(s *Store, r *region, famMask []bool, seq uint64) {
+	n := len(rs.regions)
+	if n == cap(rs.regions) {
+		rs.regions = append(rs.regions, regionSnap{})
+	} else {
+		rs.regions = rs.regions[:n+1]
+	}
+	dst := &rs.regions[n]
+	dst.r, dst.st = r, r.state
+	dst.files = s.appendFiles(dst.files[:0], r, famMask, seq)
 }
 
 // snapRegion is snapRegionAt for a read at the last reserved sequence
@@ -85,7 +107,11 @@ func (s *Store) snapRegion(r *region, famMask []bool) regionSnap {
 // a read at seq sees: all but those a bulk ingest installed at a larger
 // sequence number (ingest.go); with mu held.
 func (s *Store) snapRegionAt(r *region, famMask []bool, seq uint64) regionSnap {
-	rs := regionSnap{r: r, st: r.state}
+	return regionSnap{r: r, st: r.state, files: s.appendFiles(nil, r, famMask, seq)}
+}
+
+// appendFiles refs and appends to files those of snapRegionAt.
+func (s *Store) appendFiles(files []*fileMeta, r *region, famMask []bool, seq uint64) []*fileMeta {
 	for fi, fs := range r.state.files {
 		if famMask != nil && !famMask[fi] {
 			continue
@@ -95,10 +121,10 @@ func (s *Store) snapRegionAt(r *region, famMask []bool, seq uint64) regionSnap {
 				continue
 			}
 			f.refs.Add(1)
-			rs.files = append(rs.files, f)
+			files = append(files, f)
 		}
 	}
-	return rs
+	return files
 }
 
 func (s *Store) release(rs *readSnap) {
@@ -112,7 +138,15 @@ func (s *Store) release(rs *readSnap) {
 		delete(s.snapshots, rs.seq)
 	}
 	s.mu.Unlock()
-	rs.regions = nil
+	// Keep the slices for acquireInto, holding no file, memtable or
+	// region: a pooled snapshot must not keep them alive.
+	all := rs.regions[:cap(rs.regions)]
+	for i := range all {
+		r := &all[i]
+		clear(r.files[:cap(r.files)])
+		r.r, r.st, r.files = nil, nil, r.files[:0]
+	}
+	rs.regions = rs.regions[:0]
 }
 
 // oldestSnapshot is the smallest sequence number any read may still use.
