@@ -90,7 +90,8 @@ import (
 // (a hit sets the slot's reference bit; a referenced entry of a retired
 // slab moves to the newest). A shard's bytes are what it really holds:
 // its slabs' capacity (dead entries' bytes included, until their slab is
-// retired), the slot table, and its contexts. Entries are immutable once
+// retired or compacted: reclaim keeps them under a quarter of it), the
+// slot table, and its contexts. Entries are immutable once
 // inserted: a reader takes a view of one under the lock (which keeps its
 // slab alive) and copies it after unlocking, and a slab's bytes are never
 // written again once an entry is in them (a retired slab is dropped, the
@@ -143,9 +144,13 @@ type rcShard struct {
 	order    []uint32 // ids of slabs, oldest first
 	head     uint32   // the slab entries are appended to, or rcNoSlab
 	slabSize int
-	next     int // size of the next head slab (0: rcFirstSlab), up to slabSize
+	next     int      // size of the next head slab (0: rcFirstSlab), up to slabSize
+	slabDead []uint32 // by id: bytes of its entries no slot names
+	dead     int64    // sum of slabDead
+	slabB    int64    // slabs' capacity, part of bytes
 
 	hits, misses, inserts, refused, evictions, retired, moved int64
+	reclaimed, copied                                         int64 // slabs compacted, bytes they copied
 
 	lastWrite [rcSlots]uint64
 }
@@ -252,7 +257,7 @@ func (c *rowCache) invalidate(tid uint64, key []byte, seq uint64) {
 		sh.lastWrite[slot] = seq
 	}
 	if i := sh.find(h, tid, key); i >= 0 {
-		sh.remove(i)
+		sh.drop(i)
 	}
 	sh.mu.Unlock()
 }
@@ -328,7 +333,7 @@ func (c *rowCache) put(t *table, row *kv.Row, seq uint64, o *kv.ReadOptions, fam
 		return
 	}
 	if i := sh.find(h, t.id, row.Key); i >= 0 {
-		sh.remove(i)
+		sh.drop(i)
 	}
 	if sh.n == 0 && len(sh.ctxs) > 0 {
 		sh.reset() // no entry names a context: drop them (and the slabs)
@@ -359,9 +364,11 @@ func (c *rowCache) put(t *table, row *kv.Row, seq uint64, o *kv.ReadOptions, fam
 		}
 		sh.retire(c)
 	}
-	// Room for the entry (which may retire slabs), then the entry. It
-	// starts unreferenced: its slab is the newest, the last retired, and
+	// Dead bytes past their share are reclaimed before they push live
+	// entries out. Then room for the entry (which may retire slabs), and
+	// the entry. It starts unreferenced: its slab is the newest, the last retired, and
 	// it survives that only if hit by then.
+	sh.reclaim(c)
 	id := sh.room(c, enc.size)
 	s := sh.slabs[id]
 	off := len(s)
@@ -415,8 +422,16 @@ func (sh *rcShard) rebuild(size int, keep func(rcEntry) bool) {
 	sh.bytes += int64(size-len(tags)) * rcSlotBytes
 	sh.tags, sh.locs, sh.n = make([]uint32, size), make([]uint64, size), 0
 	for i, t := range tags {
-		if t != 0 && (keep == nil || keep(sh.entry(locs[i]))) {
+		if t == 0 {
+			continue
+		}
+		if keep == nil {
+			sh.insert(t, locs[i]) // a resize: no entry read
+		} else if e := sh.entry(locs[i]); keep(e) {
 			sh.insert(t, locs[i])
+		} else {
+			sh.slabDead[locs[i]>>32] += uint32(len(e))
+			sh.dead += int64(len(e))
 		}
 	}
 }
@@ -447,6 +462,7 @@ func (sh *rcShard) remove(i int) {
 func (sh *rcShard) reset() {
 	sh.tags, sh.locs, sh.n, sh.bytes, sh.ctxs, sh.ctxB, sh.last = nil, nil, 0, 0, nil, 0, 0
 	sh.slabs, sh.free, sh.order, sh.head, sh.next = nil, nil, nil, rcNoSlab, 0
+	sh.slabDead, sh.dead, sh.slabB = nil, 0, 0
 }
 
 // clearTable removes every entry of table tid. A shard none of whose
@@ -520,6 +536,10 @@ func (c *rowCache) close() {
 // rowCacheStats are the cache's counters, summed over shards.
 type rowCacheStats struct {
 	hits, misses, inserts, refused, evictions, bytes, entries int64
+	// slabBytes: the slabs' capacity (part of bytes); dead: bytes in them
+	// of entries no slot names; reclaimed: slabs compacted, copied: the
+	// bytes they copied.
+	slabBytes, dead, reclaimed, copied int64
 }
 
 func (c *rowCache) stats() rowCacheStats {
@@ -534,6 +554,10 @@ func (c *rowCache) stats() rowCacheStats {
 		st.evictions += sh.evictions
 		st.bytes += sh.bytes
 		st.entries += int64(sh.n)
+		st.slabBytes += sh.slabB
+		st.dead += sh.dead
+		st.reclaimed += sh.reclaimed
+		st.copied += sh.copied
 		sh.mu.Unlock()
 	}
 	return st

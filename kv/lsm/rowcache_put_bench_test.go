@@ -29,7 +29,10 @@ func BenchmarkRowCachePut(b *testing.B) {
 		c.put(tb, &rows[i*7919%n], 1, o, fams)
 		i++
 	}
-	if st := c.stats(); st.evictions == 0 {
+	st := c.stats()
+	if st.evictions == 0 {
 		b.Fatalf("no evictions: %+v", st)
 	}
+	b.ReportMetric(float64(st.copied)/float64(b.N), "copiedB/op")
+	b.ReportMetric(100*float64(st.dead)/float64(st.slabBytes), "dead%")
 }

@@ -24,20 +24,41 @@ import (
 // is copied to the head slab with the bit cleared, while the head keeps a
 // quarter of a slab free (so the insert that needed the room finds it; a
 // referenced dedicated slab goes back to the end of order instead); the
-// others are evicted. Dead bytes stay in their slab until it is retired,
-// and bytes counts slabs' capacity: a shard never holds more than its
+// others are evicted. Dead bytes stay in their slab until it is retired
+// (or compacted, below), and bytes counts slabs' capacity: a shard never holds more than its
 // budget, however many of its entries are replaced.
 //
 // A slab's bytes are never written again once an entry is in them: a
 // retired slab is dropped (the GC frees it once no reader holds a view
 // of it) and a fresh one allocated; its id may be reused, as no slot
 // names it any more.
+//
+// Dead bytes are reclaimed early (reclaim): under an UPDATE-heavy load
+// every write deletes its row's entry and the next read re-inserts it at
+// the head, so without it the dead bytes of older slabs would grow until
+// the shard reached its budget, and eviction would then drop live entries
+// to make room that dead ones hold. Each slab counts its dead bytes
+// (drop, by the locator's slab id); when a shard's dead bytes pass
+// 1/rcDeadShare of its slabs' bytes, an insert first compacts the slab
+// with the largest dead share: its live entries are copied to the head
+// (their reference bits kept: this is not a second chance) and the slab
+// is retired as eviction retires one, so the reader rule holds (nothing
+// is written into a slab a reader may copy from).
 
 const (
 	rcMinSlab   = 256
 	rcFirstSlab = 1 << 10
 	rcMaxSlab   = 64 << 10
 	rcNoSlab    = ^uint32(0)
+
+	// rcDeadShare: a shard whose dead bytes pass 1/rcDeadShare of its
+	// slabs' bytes compacts slabs. At 4 a shard charges at most ~4/3 of
+	// its live entries' bytes (plus the head's free tail); copying a
+	// victim (mostly dead: the largest dead share) costs its live bytes.
+	rcDeadShare = 4
+	// rcReclaimPerPut bounds the slabs one insert compacts: a write adds
+	// at most one entry's dead bytes, a compaction removes a slab's.
+	rcReclaimPerPut = 2
 )
 
 // slabSizeFor is the slab size of a shard of budget bytes: about a
@@ -63,14 +84,110 @@ func (sh *rcShard) newSlab(n int) uint32 {
 	var id uint32
 	if k := len(sh.free); k > 0 {
 		id, sh.free = sh.free[k-1], sh.free[:k-1]
-		sh.slabs[id] = s
+		sh.slabs[id], sh.slabDead[id] = s, 0
 	} else {
 		id = uint32(len(sh.slabs))
 		sh.slabs = append(sh.slabs, s)
+		sh.slabDead = append(sh.slabDead, 0)
 	}
 	sh.order = append(sh.order, id)
 	sh.bytes += int64(cap(s))
+	sh.slabB += int64(cap(s))
 	return id
+}
+
+// drop removes the entry of slot i from the table: its bytes are dead in
+// its slab until the slab is retired; with the lock held.
+func (sh *rcShard) drop(i int) {
+	l := sh.locs[i]
+	n := len(sh.entry(l))
+	sh.slabDead[l>>32] += uint32(n)
+	sh.dead += int64(n)
+	sh.remove(i)
+}
+
+// unlink takes slab id (at index j of order) out of order and out of the
+// shard's bytes, returning its bytes; its dead bytes go with it; with the
+// lock held. The caller walks the returned bytes (slots may still name
+// them) and then frees the id.
+func (sh *rcShard) unlink(j int) []byte {
+	id := sh.order[j]
+	sh.order = slices.Delete(sh.order, j, j+1)
+	s := sh.slabs[id]
+	if id == sh.head {
+		sh.head = rcNoSlab
+	}
+	sh.slabs[id] = nil
+	sh.bytes -= int64(cap(s))
+	sh.slabB -= int64(cap(s))
+	sh.dead -= int64(sh.slabDead[id])
+	sh.slabDead[id] = 0
+	return s
+}
+
+// reclaim compacts slabs while the shard's dead bytes are over
+// 1/rcDeadShare of its slabs' bytes, at most rcReclaimPerPut of them, then
+// retires the oldest slabs if the copies took the shard over budget;
+// with the lock held.
+func (sh *rcShard) reclaim(c *rowCache) {
+	if sh.dead*rcDeadShare <= sh.slabB {
+		return
+	}
+	for k := 0; k < rcReclaimPerPut && sh.dead*rcDeadShare > sh.slabB; k++ {
+		// The victim: the largest dead share, never the head.
+		best := -1
+		var bd, bc int64
+		for j, id := range sh.order {
+			if id == sh.head || sh.slabDead[id] == 0 {
+				continue
+			}
+			d, cp := int64(sh.slabDead[id]), int64(cap(sh.slabs[id]))
+			if best < 0 || d*bc > bd*cp {
+				best, bd, bc = j, d, cp
+			}
+		}
+		if best < 0 {
+			break
+		}
+		sh.compact(c, best)
+	}
+	sh.shrink(c)
+}
+
+// compact retires the slab at index j of order, copying its live entries
+// to the head (new heads as needed) with their reference bits; with the
+// lock held.
+func (sh *rcShard) compact(c *rowCache, j int) {
+	id := sh.order[j]
+	s := sh.unlink(j)
+	sh.reclaimed++
+	for off := 0; off < len(s); {
+		e := rcEntry(s[off:])
+		n := e.size()
+		e = e[:n:n]
+		l := locOf(id, off)
+		off += n
+		i := sh.findLoc(c.hash(sh.ctxs[e.ctx()].tid, e.key()), l)
+		if i < 0 {
+			continue // dead
+		}
+		h := sh.head
+		if n > sh.slabSize/4 {
+			h = sh.newSlab(n) // dedicated (a victim has dead bytes, so not one)
+		} else if h == rcNoSlab || len(sh.slabs[h])+n > cap(sh.slabs[h]) {
+			if sh.next == 0 {
+				sh.next = min(rcFirstSlab, sh.slabSize)
+			}
+			h = sh.newSlab(max(sh.next, n))
+			sh.next = min(2*sh.next, sh.slabSize)
+			sh.head = h
+		}
+		hs := sh.slabs[h]
+		sh.locs[i] = locOf(h, len(hs))
+		sh.slabs[h] = append(hs, e...)
+		sh.copied += int64(n)
+	}
+	sh.free = append(sh.free, id) // no slot names it any more
 }
 
 // room returns the slab an entry of n bytes is to be appended to, with
@@ -110,13 +227,7 @@ func (sh *rcShard) shrink(c *rowCache) {
 // with the lock held.
 func (sh *rcShard) retire(c *rowCache) {
 	id := sh.order[0]
-	sh.order = slices.Delete(sh.order, 0, 1)
-	s := sh.slabs[id]
-	if id == sh.head {
-		sh.head = rcNoSlab
-	}
-	sh.slabs[id] = nil
-	sh.bytes -= int64(cap(s))
+	s := sh.unlink(0)
 	sh.retired++
 	for off := 0; off < len(s); {
 		e := rcEntry(s[off:])
@@ -135,6 +246,7 @@ func (sh *rcShard) retire(c *rowCache) {
 				sh.slabs[id] = s
 				sh.order = append(sh.order, id)
 				sh.bytes += int64(cap(s))
+				sh.slabB += int64(cap(s)) // its one entry is live: no dead bytes
 				return
 			}
 			if h := sh.head; h != rcNoSlab {
