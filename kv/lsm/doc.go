@@ -66,6 +66,7 @@
 //	     ─(MaxFilesPerStore)─▶ compaction: one file per region+family
 //	     ─(RegionSplitSize)─▶ split: children share the parent's files,
 //	                            the next compaction rewrites each half
+//	                            (a child is not split again before that)
 //
 // A flush rotates the WAL, freezes the memtable, waits until its entries are
 // acknowledged, writes the files (DeleteRow tombstones into every family's
@@ -112,9 +113,9 @@
 // holding the memtable's RWMutex for reading only during a copy; the one
 // writer (under commitMu) holds it for one batch's inserts into that
 // memtable (memtable.go, memiter.go). Long scans never block writers. A
-// read's buffers (row arena, merging iterators, key buffers) come from a
-// pool and go back when it finishes, so a warm Get allocates only its
-// iterator and snapshot.
+// read's buffers (row arena, merging iterators, key buffers, the snapshot's
+// region and file lists, the column table) come from a pool and go back
+// when it finishes, so a warm read allocates only its iterator.
 //
 // # Reads
 //
