@@ -2,6 +2,7 @@ package lsm
 
 import (
 	"encoding/binary"
+	"iter"
 	"slices"
 	"unsafe"
 )
@@ -154,6 +155,24 @@ func (sh *rcShard) reclaim(c *rowCache) {
 	sh.shrink(c)
 }
 
+// live yields the entries of slab s (id, unlinked from order) that a
+// slot still names, with the slot's index; the others are dead. With the
+// lock held; the caller may move or remove the slot it is given.
+func (sh *rcShard) live(c *rowCache, id uint32, s []byte) iter.Seq2[int, rcEntry] {
+	return func(yield func(int, rcEntry) bool) {
+		for off := 0; off < len(s); {
+			e := rcEntry(s[off:])
+			n := e.size()
+			e = e[:n:n]
+			l := locOf(id, off)
+			off += n
+			if i := sh.findLoc(c.hash(sh.ctxs[e.ctx()].tid, e.key()), l); i >= 0 && !yield(i, e) {
+				return
+			}
+		}
+	}
+}
+
 // compact retires the slab at index j of order, copying its live entries
 // to the head (new heads as needed) with their reference bits; with the
 // lock held.
@@ -161,16 +180,8 @@ func (sh *rcShard) compact(c *rowCache, j int) {
 	id := sh.order[j]
 	s := sh.unlink(j)
 	sh.reclaimed++
-	for off := 0; off < len(s); {
-		e := rcEntry(s[off:])
-		n := e.size()
-		e = e[:n:n]
-		l := locOf(id, off)
-		off += n
-		i := sh.findLoc(c.hash(sh.ctxs[e.ctx()].tid, e.key()), l)
-		if i < 0 {
-			continue // dead
-		}
+	for i, e := range sh.live(c, id, s) {
+		n := len(e)
 		h := sh.head
 		if n > sh.slabSize/4 {
 			h = sh.newSlab(n) // dedicated (a victim has dead bytes, so not one)
@@ -229,16 +240,8 @@ func (sh *rcShard) retire(c *rowCache) {
 	id := sh.order[0]
 	s := sh.unlink(0)
 	sh.retired++
-	for off := 0; off < len(s); {
-		e := rcEntry(s[off:])
-		n := e.size()
-		e = e[:n:n]
-		l := locOf(id, off)
-		off += n
-		i := sh.findLoc(c.hash(sh.ctxs[e.ctx()].tid, e.key()), l)
-		if i < 0 {
-			continue // dead
-		}
+	for i, e := range sh.live(c, id, s) {
+		n := len(e)
 		if sh.tags[i]&rcTagRef != 0 {
 			sh.tags[i] &^= rcTagRef
 			if n == len(s) && n > sh.slabSize/4 {
