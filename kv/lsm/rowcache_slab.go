@@ -245,9 +245,12 @@ func (sh *rcShard) retire(c *rowCache) {
 		if sh.tags[i]&rcTagRef != 0 {
 			sh.tags[i] &^= rcTagRef
 			if n == len(s) && n > sh.slabSize/4 {
-				// A dedicated slab: it goes back to the end of order as is.
+				// A dedicated slab: it goes back into order as is, as
+				// the newest but one. The newest stays last: it may be
+				// the slab room just made for the insert under way,
+				// which shrink spares as order's last.
 				sh.slabs[id] = s
-				sh.order = append(sh.order, id)
+				sh.order = slices.Insert(sh.order, max(len(sh.order)-1, 0), id)
 				sh.bytes += int64(cap(s))
 				sh.slabB += int64(cap(s)) // its one entry is live: no dead bytes
 				return
