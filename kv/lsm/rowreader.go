@@ -121,8 +121,19 @@ var skipVersionsAfter = 4
 // nothing else sets it.
 var cellFastPaths = true
 
-// collectOf is collectIn over src itself.
+// collectOf is collectIn over src itself. A read of one file's newest
+// versions goes through collectFile (rowreader_file.go) until it meets an
+// entry only this general path handles.
 func (r *rowReader) collectOf(src *cellSource, prefix, arena []byte, keyLen int, cells []kv.Cell, inRow bool) (bool, error) {
+	if src.sst != nil && r.fileFast() {
+		return r.collectFile(src, prefix, arena, keyLen, cells, inRow)
+	}
+	return r.collectAll(src, prefix, arena, keyLen, cells, inRow)
+}
+
+// collectAll is collectOf for every source and read: visibility entry by
+// entry, any version limit, time ranges and tombstones.
+func (r *rowReader) collectAll(src *cellSource, prefix, arena []byte, keyLen int, cells []kv.Cell, inRow bool) (bool, error) {
 	r.vis.resetRow()
 	var emitGen uint64 // vis.colGen of the column last emitted; 0 none
 	emitN := 0         // versions emitted for it

@@ -118,6 +118,10 @@ func componentEnd(k []byte) int {
 	return -1
 }
 
+// ComponentEnd returns the length of the escaped component at the start
+// of k including its terminator, or -1 if k holds no whole component.
+func ComponentEnd(k []byte) int { return componentEnd(k) }
+
 // RowPrefixOf returns the row prefix (esc(row) 00 01) of the internal key k,
 // aliasing k, or nil if k is malformed.
 func RowPrefixOf(k []byte) []byte {
