@@ -29,11 +29,17 @@ import (
 // and the lists are touched under the shard lock only by misses, by first
 // hits (promotion) and by hits without a slot.
 //
-// Cached blocks are immutable and shared: a hit returns the cached slice
+// Cached blocks are immutable and shared: a hit returns the cached block
 // without copying. Eviction only drops the cache's reference, so a block
-// an iterator still holds stays valid (the garbage collector frees it
-// once the iterator moves on); memory in use can therefore briefly exceed
-// the capacity by the blocks iterators hold.
+// an iterator still holds stays valid; memory in use can therefore
+// briefly exceed the capacity by the blocks iterators hold. A block got
+// through the lock (getBlock, setBlock) comes with a reference the caller
+// releases, and the last release recycles the block's buffer for a later
+// miss (block_buf.go): a miss at a working set far above the capacity
+// then allocates no block, and never reuses a buffer something can still
+// read. A hit through a slot takes no reference, to keep hot hits free of
+// atomic writes: a block that was ever published in a slot is left to the
+// garbage collector when it dies, as every block was before.
 type Cache struct {
 	shards []cacheShard
 	mask   uint64
@@ -63,11 +69,45 @@ type cacheEntry struct {
 	// entry exactly while the entry is protected.
 	slot *atomic.Pointer[cacheEntry]
 	ref  atomic.Bool // hit through slot since demotion last passed it
+	// refs counts the cache's reference, while the entry is in the
+	// map, and one per caller that got the entry from getBlock or
+	// setBlock and has not released it. Hits through a slot take none:
+	// see published.
+	refs atomic.Int32
+	// published records that the entry was ever published in a slot
+	// (set under the shard lock): a reader may then hold its block with
+	// no reference, so the last release leaves the buffer to the
+	// garbage collector instead of recycling it. Only blocks hit at
+	// least twice are ever published; the blocks a large working set
+	// churns through mostly die in probation, unpublished.
+	published bool
+	// buf holds block.data's buffer when it came from blockBufs, for
+	// the last release to recycle; nil for other bytes.
+	buf *[]byte
+}
+
+// release drops a reference from getBlock, setBlock or newCacheEntry. The
+// caller must not read the block afterwards: the last release recycles
+// its buffer (unless the entry was published).
+func (e *cacheEntry) release() {
+	n := e.refs.Add(-1)
+	if n > 0 {
+		return
+	}
+	if n < 0 {
+		panic("sstable: cache entry released more often than referenced")
+	}
+	if e.buf != nil && !e.published {
+		putBlockBuf(e.buf)
+		e.buf = nil
+		e.block = cachedBlock{}
+	}
 }
 
 // publish and unpublish keep the slot in step with the protected flag.
 func (e *cacheEntry) publish() {
 	if e.slot != nil {
+		e.published = true
 		e.slot.Store(e)
 	}
 }
@@ -79,7 +119,8 @@ func (e *cacheEntry) unpublish() {
 }
 
 // slotHit is a hit through a slot: it marks e referenced, writing only
-// when the bit is clear so hits on hot blocks share the cache line.
+// when the bit is clear so hits on hot blocks share the cache line. It
+// takes no reference (see published).
 func (e *cacheEntry) slotHit() *cachedBlock {
 	if !e.ref.Load() {
 		e.ref.Store(true)
@@ -88,10 +129,13 @@ func (e *cacheEntry) slotHit() *cachedBlock {
 }
 
 // newCacheEntry returns an entry for block, prepared for seeks, ready for
-// setBlock.
-func newCacheEntry(block []byte) *cacheEntry {
+// setBlock, with one reference: the caller's. buf, if not nil, holds
+// block's buffer, from getBlockBuf, which the entry then owns.
+func newCacheEntry(block []byte, buf *[]byte) *cacheEntry {
 	e := new(cacheEntry)
 	e.block.init(block)
+	e.buf = buf
+	e.refs.Store(1)
 	return e
 }
 
@@ -136,11 +180,12 @@ func (c *Cache) shard(k cacheKey) *cacheShard {
 	return &c.shards[h&c.mask]
 }
 
-// getBlock returns the cached block or nil. The block must not be
-// modified. A hit allocates nothing. slot, if not nil, is the caller's
-// Reader's slot for the block: the entry is published there while it is
-// protected (see Cache), and the caller tries the slot first next time.
-func (c *Cache) getBlock(fileNum, offset uint64, slot *atomic.Pointer[cacheEntry]) *cachedBlock {
+// getBlock returns the cached block's entry, with a reference the caller
+// must release, or nil. The block must not be modified. A hit allocates
+// nothing. slot, if not nil, is the caller's Reader's slot for the block:
+// the entry is published there while it is protected (see Cache), and
+// the caller tries the slot first next time.
+func (c *Cache) getBlock(fileNum, offset uint64, slot *atomic.Pointer[cacheEntry]) *cacheEntry {
 	k := cacheKey{fileNum, offset}
 	s := c.shard(k)
 	s.mu.Lock()
@@ -151,6 +196,7 @@ func (c *Cache) getBlock(fileNum, offset uint64, slot *atomic.Pointer[cacheEntry
 		return nil
 	}
 	s.hits++
+	e.refs.Add(1) // the cache's reference keeps it above 0 here
 	if slot != nil && e.slot != slot {
 		// Another Reader of the file published it, or none did.
 		e.unpublish()
@@ -166,34 +212,39 @@ func (c *Cache) getBlock(fileNum, offset uint64, slot *atomic.Pointer[cacheEntry
 		pushFront(&s.prot, e)
 	}
 	s.mu.Unlock()
-	return &e.block
+	return e
 }
 
-// setBlock inserts ne (from newCacheEntry), whose block the cache then
-// shares with its callers; it must never be modified again. A new block
-// enters probation. It returns the block cached under the key, ne's or
-// one another reader cached first (or ne's, uncached, when it is too
-// large).
-func (c *Cache) setBlock(fileNum, offset uint64, ne *cacheEntry, slot *atomic.Pointer[cacheEntry]) *cachedBlock {
+// setBlock inserts ne (from newCacheEntry, with the caller's reference
+// only), whose block the cache then shares with its callers; it must
+// never be modified again. A new block enters probation. It returns the
+// entry cached under the key with a reference for the caller: ne, or
+// one another reader cached first (ne is then released), or ne uncached
+// when it is too large.
+func (c *Cache) setBlock(fileNum, offset uint64, ne *cacheEntry, slot *atomic.Pointer[cacheEntry]) *cacheEntry {
 	k := cacheKey{fileNum, offset}
 	s := c.shard(k)
 	charge := ne.charge()
 	if charge > s.limit {
-		return &ne.block
+		return ne
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if e, ok := s.m[k]; ok {
 		// Two readers missed the same block: keep the entry, its
 		// block (lock-free readers may be reading it) and its segment.
+		e.refs.Add(1)
 		unlink(e)
 		if e.protected {
 			pushFront(&s.prot, e)
 		} else {
 			pushFront(&s.prob, e)
 		}
-		return &e.block
+		s.mu.Unlock()
+		ne.release() // never shared: its buffer is free at once
+		return e
 	}
+	defer s.mu.Unlock()
+	ne.refs.Add(1) // the cache's
 	ne.key, ne.slot = k, slot
 	s.m[k] = ne
 	pushFront(&s.prob, ne)
@@ -205,7 +256,7 @@ func (c *Cache) setBlock(fileNum, offset uint64, ne *cacheEntry, slot *atomic.Po
 			s.remove(s.prot.prev)
 		}
 	}
-	return &ne.block
+	return ne
 }
 
 // protect moves e, unlinked, to the front of the protected segment and
@@ -282,8 +333,10 @@ func (s *cacheShard) remove(e *cacheEntry) {
 	unlink(e)
 	e.unpublish()
 	delete(s.m, e.key)
-	s.used -= e.charge()
+	charge := e.charge()
+	s.used -= charge
 	if e.protected {
-		s.protUsed -= e.charge()
+		s.protUsed -= charge
 	}
+	e.release() // the cache's reference
 }

@@ -112,34 +112,43 @@ func compressBound(c Compression, n int) int {
 }
 
 // decompressBlock returns the uncompressed form of a stored block of type
-// typ. For NoCompression it returns stored itself; otherwise a new slice
-// that the caller owns. The error is a reason for a CorruptionError.
-func decompressBlock(typ byte, stored []byte) ([]byte, error) {
+// typ. For NoCompression it returns stored itself and a nil holder;
+// otherwise a block made in a buffer from getBlockBuf, whose holder it
+// returns for newCacheEntry. The error is a reason for a CorruptionError.
+func decompressBlock(typ byte, stored []byte) ([]byte, *[]byte, error) {
 	switch Compression(typ) {
 	case NoCompression:
-		return stored, nil
+		return stored, nil, nil
 	case Snappy:
 		n, err := s2.DecodedLen(stored)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if n > maxBlockLen {
-			return nil, fmt.Errorf("snappy block claims %d bytes", n)
+			return nil, nil, fmt.Errorf("snappy block claims %d bytes", n)
 		}
-		return s2.Decode(make([]byte, n), stored)
+		bp := getBlockBuf(n)
+		out, err := s2.Decode(*bp, stored)
+		if err != nil {
+			putBlockBuf(bp)
+			return nil, nil, err
+		}
+		return out, bp, nil
 	case Zstd:
 		n, k := binary.Uvarint(stored)
 		if k <= 0 || n > maxBlockLen {
-			return nil, fmt.Errorf("bad zstd block length")
+			return nil, nil, fmt.Errorf("bad zstd block length")
 		}
-		out, err := zstdDecoder().DecodeAll(stored[k:], make([]byte, 0, n))
+		bp := getBlockBuf(int(n))
+		out, err := zstdDecoder().DecodeAll(stored[k:], (*bp)[:0])
+		if err == nil && uint64(len(out)) != n {
+			err = fmt.Errorf("zstd block decoded to %d bytes, want %d", len(out), n)
+		}
 		if err != nil {
-			return nil, err
+			putBlockBuf(bp)
+			return nil, nil, err
 		}
-		if uint64(len(out)) != n {
-			return nil, fmt.Errorf("zstd block decoded to %d bytes, want %d", len(out), n)
-		}
-		return out, nil
+		return out, bp, nil
 	}
-	return nil, fmt.Errorf("unknown compression type %d", typ)
+	return nil, nil, fmt.Errorf("unknown compression type %d", typ)
 }

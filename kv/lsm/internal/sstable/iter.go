@@ -11,7 +11,9 @@ import (
 //
 // Key and Value return slices into the iterator's buffers or a shared
 // cached block: they are valid until the next positioning call or Close
-// and must not be modified; callers copy what they keep.
+// and must not be modified; callers copy what they keep. The block's
+// buffer is recycled once no iterator holds it, so a slice kept longer
+// can change under its holder.
 //
 // Once an error stops the iterator (Err non-nil) it stays invalid.
 type Iter struct {
@@ -21,7 +23,12 @@ type Iter struct {
 
 	dataOff    uint64 // offset of the loaded data block
 	dataLoaded bool
-	err        error
+	// ent is the loaded data block's entry, with the reference that
+	// keeps its buffer from reuse (cache.go) until the iterator loads
+	// another block or closes; nil when none is loaded or the block
+	// came through a slot, without a reference.
+	ent *cacheEntry
+	err error
 
 	ra readahead // sequential block loads read ahead (readahead.go)
 }
@@ -72,8 +79,10 @@ func (it *Iter) Close() error {
 	it.r.iters.Add(-1)
 	it.r = nil
 	it.err = nil
-	// Drop references to blocks so pooled iterators pin no memory.
+	// Drop references to blocks so pooled iterators pin no memory, then
+	// the block itself, which may recycle its buffer.
 	it.data.data, it.data.key, it.data.val, it.data.cb = nil, nil, nil, nil
+	it.releaseBlock()
 	it.ra.flush()
 	it.ra = readahead{buf: it.ra.buf[:0]} // keep the buffer, forget the Reader
 	iterPool.Put(it)
@@ -261,23 +270,37 @@ func (it *Iter) load() bool {
 		return true
 	}
 	it.dataLoaded = false
-	block, cb, err := it.ra.read(it.r, h, it.idx) // readahead.go
+	cb, e, err := it.ra.read(it.r, h, it.idx) // readahead.go
 	if err != nil {
 		it.err = err
 		it.data.valid = false
+		it.data.data, it.data.key, it.data.val, it.data.cb = nil, nil, nil, nil
+		it.releaseBlock()
 		return false
 	}
+	// The old block is released once the data iterator has left it.
+	old := it.ent
+	it.ent = e
 	it.dataOff, it.dataLoaded = h.Offset, true
-	if cb != nil {
-		err = it.data.initCached(cb)
-	} else {
-		err = it.data.init(block)
+	err = it.data.initCached(cb)
+	if old != nil {
+		old.release()
 	}
 	if err != nil {
 		it.err = it.r.corrupt(int64(h.Offset), err.Error())
 		return false
 	}
 	return true
+}
+
+// releaseBlock drops the reference to the loaded block, if any. The data
+// iterator must no longer read it.
+func (it *Iter) releaseBlock() {
+	if it.ent != nil {
+		it.ent.release()
+		it.ent = nil
+	}
+	it.dataLoaded = false
 }
 
 // skipForward moves to the first entry of the next non-empty block after

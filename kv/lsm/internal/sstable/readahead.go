@@ -43,11 +43,12 @@ func (ra *readahead) flush() {
 	}
 }
 
-// read returns the uncompressed block at h, from the cache, the
-// read-ahead buffer, a new read-ahead, or a read of the block alone;
-// what it reads it caches. cb is the block's cache entry, nil when the
-// Reader has no cache. h is the handle of data block idx.
-func (ra *readahead) read(r *Reader, h blockHandle, idx int) (block []byte, cb *cachedBlock, err error) {
+// read returns the uncompressed block at h from the cache, the
+// read-ahead buffer, a new read-ahead, or a read of the block alone; what
+// it reads it caches when the Reader has a cache. ent is cb's entry with
+// a reference the caller must release, or nil for a hit through a slot,
+// which takes none (see Cache). h is the handle of data block idx.
+func (ra *readahead) read(r *Reader, h blockHandle, idx int) (cb *cachedBlock, ent *cacheEntry, err error) {
 	if ra.r != r {
 		ra.flush()
 		*ra = readahead{r: r, buf: ra.buf[:0]}
@@ -65,28 +66,33 @@ func (ra *readahead) read(r *Reader, h blockHandle, idx int) (block []byte, cb *
 		slot = &r.slots[idx]
 		if e := slot.Load(); e != nil {
 			ra.slotHits++
-			cb = e.slotHit()
-			return cb.data, cb, nil
+			return e.slotHit(), nil, nil
 		}
-		if cb := r.cache.getBlock(r.fileNum, h.Offset, slot); cb != nil {
-			return cb.data, cb, nil
+		if e := r.cache.getBlock(r.fileNum, h.Offset, slot); e != nil {
+			return &e.block, e, nil
 		}
 	}
 	if !ra.covers(h) && (ra.seq < raSequential || !ra.fill(r, h)) {
-		return r.readMissed(h, useCache, slot)
+		e, err := r.readMissed(h, useCache, slot)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &e.block, e, nil
 	}
 	buf := ra.buf[h.Offset-ra.off : end-ra.off]
-	if block, err = r.check(buf, h); err != nil {
+	block, bp, err := r.check(buf, h)
+	if err != nil {
 		return nil, nil, err
 	}
-	if len(block) > 0 && &block[0] == &buf[0] {
+	if bp == nil {
 		// Stored uncompressed: the buffer will be overwritten.
-		block = append([]byte(nil), block...)
+		block, bp = ownedCopy(block)
 	}
+	e := newCacheEntry(block, bp)
 	if useCache {
-		cb = r.cache.setBlock(r.fileNum, h.Offset, newCacheEntry(block), slot)
+		e = r.cache.setBlock(r.fileNum, h.Offset, e, slot)
 	}
-	return block, cb, nil
+	return &e.block, e, nil
 }
 
 // covers reports whether the buffer holds the whole block at h.

@@ -113,7 +113,7 @@ func TestReadaheadCorruptionExact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, want := r.readBlock(h, false)
+			_, want := r.readBlock(h)
 			it := r.NewIter()
 			for ok := it.First(); ok; ok = it.Next() {
 			}
@@ -153,7 +153,7 @@ func TestReadaheadIOError(t *testing.T) {
 	}
 	// The last entry seen is the last of the block before the bad one.
 	var prev blockIter
-	b, err := r.readBlock(handles[len(handles)*2/3-1], false)
+	b, err := r.readBlock(handles[len(handles)*2/3-1])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,10 @@ type Reader struct {
 	indexOff  int64
 	bloom     []byte // bloom block; empty when the file has none
 	meta      Meta
-	iters     atomic.Int64 // open iterators
+	// compression is the file's (properties): a miss reads a block
+	// into its own buffer at once when it is stored uncompressed.
+	compression Compression
+	iters       atomic.Int64 // open iterators
 	// slots has one slot per data block, with cache: the block's cache
 	// entry while it is protected, for hits without the lock (cache.go).
 	slots []atomic.Pointer[cacheEntry]
@@ -53,15 +56,15 @@ func Open(f vfs.File, name string, fileNum uint64, cache *Cache) (*Reader, error
 	if reason != "" {
 		return nil, r.corrupt(int64(r.footerOff), reason)
 	}
-	ib, err := r.readBlock(ft.index, false)
+	ib, err := r.readBlock(ft.index)
 	if err != nil {
 		return nil, err
 	}
 	r.indexOff = int64(ft.index.Offset)
-	if r.bloom, err = r.readBlock(ft.bloom, false); err != nil {
+	if r.bloom, err = r.readBlock(ft.bloom); err != nil {
 		return nil, err
 	}
-	pb, err := r.readBlock(ft.props, false)
+	pb, err := r.readBlock(ft.props)
 	if err != nil {
 		return nil, err
 	}
@@ -70,6 +73,7 @@ func Open(f vfs.File, name string, fileNum uint64, cache *Cache) (*Reader, error
 		return nil, r.corrupt(int64(ft.props.Offset), "properties: "+err.Error())
 	}
 	r.meta = props.meta
+	r.compression = props.compression
 	r.meta.Size = size
 	if err := r.decodeIndex(ib); err != nil {
 		return nil, err
@@ -157,23 +161,33 @@ func (r *Reader) readFull(buf []byte, off uint64) error {
 var readBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // readBlock returns the uncompressed contents of the block at h, verified
-// against its checksum. With useCache it consults and fills the cache;
-// the result is then shared and must not be modified.
-func (r *Reader) readBlock(h blockHandle, useCache bool) ([]byte, error) {
-	useCache = useCache && r.cache != nil
-	if useCache {
-		if cb := r.cache.getBlock(r.fileNum, h.Offset, nil); cb != nil {
-			return cb.data, nil
-		}
-	}
-	b, _, err := r.readMissed(h, useCache, nil)
+// against its checksum, read alone and not cached: the caller owns it.
+func (r *Reader) readBlock(h blockHandle) ([]byte, error) {
+	// The block is the caller's for good: its buffer, pooled or not,
+	// is left to the garbage collector.
+	b, _, err := r.readAlone(h)
 	return b, err
 }
 
-// readMissed reads the block at h alone (after a cache miss) and, with
-// useCache, caches it (with the Reader's slot for it, or nil) and
-// returns its cache entry.
-func (r *Reader) readMissed(h blockHandle, useCache bool, slot *atomic.Pointer[cacheEntry]) ([]byte, *cachedBlock, error) {
+// readMissed reads the block at h alone (after a cache miss) and returns
+// its entry, with a reference the caller must release; with useCache the
+// entry is cached (with the Reader's slot for it, or nil).
+func (r *Reader) readMissed(h blockHandle, useCache bool, slot *atomic.Pointer[cacheEntry]) (*cacheEntry, error) {
+	block, bp, err := r.readAlone(h)
+	if err != nil {
+		return nil, err
+	}
+	e := newCacheEntry(block, bp)
+	if useCache {
+		e = r.cache.setBlock(r.fileNum, h.Offset, e, slot)
+	}
+	return e, nil
+}
+
+// readAlone reads and verifies the block at h and returns it uncompressed,
+// in a getBlockBuf buffer whose holder it returns, or (a large block) in a
+// buffer of its own and a nil holder.
+func (r *Reader) readAlone(h blockHandle) ([]byte, *[]byte, error) {
 	if !r.inBounds(h) {
 		return nil, nil, r.corrupt(int64(h.Offset), "block handle out of range")
 	}
@@ -181,54 +195,70 @@ func (r *Reader) readMissed(h blockHandle, useCache bool, slot *atomic.Pointer[c
 	if h.Length > maxBlockLen {
 		return nil, nil, r.corrupt(int64(h.Offset), "block too large")
 	}
-	// Read into a pooled buffer; uncompressed blocks keep it.
+	// A block stored uncompressed is read into its own buffer at once;
+	// a compressed one into a pooled scratch buffer, and decompressed out
+	// of it straight into its own.
+	if n <= maxPooledBlockBuf && r.storedUncompressed(h) {
+		bp := getBlockBuf(n)
+		block, dbp, err := r.verify(*bp, h)
+		if err != nil || dbp != nil {
+			putBlockBuf(bp)
+			return block, dbp, err
+		}
+		return block, bp, nil
+	}
 	pb := readBufs.Get().(*[]byte)
 	buf := *pb
 	if cap(buf) < n {
 		buf = make([]byte, n)
 	}
 	buf = buf[:n]
-	block, err := r.verify(buf, h)
-	if len(block) > 0 && &block[0] == &buf[0] {
-		*pb = nil // the block keeps buf
-	} else {
-		*pb = buf[:0]
+	block, dbp, err := r.verify(buf, h)
+	if err == nil && dbp == nil {
+		// Stored uncompressed after all: buf is scratch.
+		block, dbp = ownedCopy(block)
 	}
+	*pb = buf[:0]
 	readBufs.Put(pb)
 	if err != nil {
 		return nil, nil, err
 	}
-	var cb *cachedBlock
-	if useCache {
-		cb = r.cache.setBlock(r.fileNum, h.Offset, newCacheEntry(block), slot)
-	}
-	return block, cb, nil
+	return block, dbp, nil
+}
+
+// storedUncompressed guesses whether the block at h is stored
+// uncompressed, from its file's compression: a file written with
+// compression stores a block uncompressed only when compression did not
+// pay. A wrong guess costs a copy.
+func (r *Reader) storedUncompressed(h blockHandle) bool {
+	return r.compression == NoCompression
 }
 
 // verify reads the block at h into buf, checks its trailer and returns it
-// uncompressed.
-func (r *Reader) verify(buf []byte, h blockHandle) ([]byte, error) {
+// uncompressed, as check does.
+func (r *Reader) verify(buf []byte, h blockHandle) ([]byte, *[]byte, error) {
 	if err := r.readFull(buf, h.Offset); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	return r.check(buf, h)
 }
 
 // check verifies buf, the h.Length+trailerLen bytes of the block at h,
-// against its trailer and returns it uncompressed (buf itself when the
-// block is stored uncompressed).
-func (r *Reader) check(buf []byte, h blockHandle) ([]byte, error) {
+// against its trailer and returns it uncompressed: buf itself and a nil
+// holder when the block is stored uncompressed, else a block in a
+// getBlockBuf buffer and its holder.
+func (r *Reader) check(buf []byte, h blockHandle) ([]byte, *[]byte, error) {
 	stored, typ := buf[:h.Length:h.Length], buf[h.Length]
 	want := uint32(buf[h.Length+1]) | uint32(buf[h.Length+2])<<8 |
 		uint32(buf[h.Length+3])<<16 | uint32(buf[h.Length+4])<<24
 	if checksum(stored, typ) != want {
-		return nil, r.corrupt(int64(h.Offset), "block checksum mismatch")
+		return nil, nil, r.corrupt(int64(h.Offset), "block checksum mismatch")
 	}
-	block, err := decompressBlock(typ, stored)
+	block, bp, err := decompressBlock(typ, stored)
 	if err != nil {
-		return nil, r.corrupt(int64(h.Offset), "decompressing block: "+err.Error())
+		return nil, nil, r.corrupt(int64(h.Offset), "decompressing block: "+err.Error())
 	}
-	return block, nil
+	return block, bp, nil
 }
 
 // Meta returns the file's metadata. Its slices are shared: do not modify.
