@@ -117,11 +117,21 @@ type Metrics struct {
 	WALSyncs      int64 // batches made durable
 	Files         int64 // live files
 
-	// The row cache (rowcache.go): lookups that hit and missed, rows
-	// inserted and refused (a write, ingest or family change raced
-	// with the read), evicted, and what it holds now.
+	// The row cache (rowcache.go): lookups that hit and missed (a
+	// point a read looks up counts once), rows inserted and refused (a
+	// write, ingest or family change raced with the read), evicted, and
+	// what it holds now.
 	RowCacheHits, RowCacheMisses     int64
 	RowCacheInserts, RowCacheRefused int64
 	RowCacheEvictions                int64
 	RowCacheBytes, RowCacheEntries   int64
+	// Its memory (rowcache_slab.go): of RowCacheBytes, the slabs'
+	// capacity, and the bytes in them of entries no longer cached
+	// (replaced, invalidated), held until their slab is retired or
+	// compacted; slabs compacted to reclaim such bytes, the dead bytes
+	// that freed and the live bytes it copied.
+	RowCacheSlabBytes, RowCacheDeadBytes int64
+	RowCacheCompactions                  int64
+	RowCacheReclaimedBytes               int64
+	RowCacheCopiedBytes                  int64
 }

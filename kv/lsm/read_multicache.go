@@ -40,7 +40,9 @@ func (it *rowIterator) probeCacheMany(rc *rowCache, t *table, seq uint64, pinned
 		if it.opts.Limit > 0 && int64(i) >= it.opts.Limit {
 			break
 		}
-		// Not counting a miss: the normal path counts it.
+		// Not counting the lookups: on a miss the normal path looks
+		// every point up again and counts it then (counting the hits
+		// here too counted them twice).
 		h, ok := rc.get(t.id, it.spans[i].Start, seq, &it.opts, false)
 		if !ok {
 			m.reset()
@@ -48,6 +50,7 @@ func (it *rowIterator) probeCacheMany(rc *rowCache, t *table, seq uint64, pinned
 		}
 		m.hits = append(m.hits, h)
 	}
+	rc.multiHits.Add(int64(len(m.hits)))
 	m.on = true
 	it.rcMode = rcAll
 	it.rr.vis.snap = seq

@@ -91,7 +91,10 @@ import (
 // slab moves to the newest). A shard's bytes are what it really holds:
 // its slabs' capacity (dead entries' bytes included, until their slab is
 // retired or compacted: reclaim keeps them under a quarter of it), the
-// slot table, and its contexts. Entries are immutable once
+// slot table, and its contexts, and never more than its budget once a
+// put returns: a row whose slab (its allocation's size class) would not
+// fit beside the table and contexts, or whose projection costs more than
+// half a shard, is not cached (put). Entries are immutable once
 // inserted: a reader takes a view of one under the lock (which keeps its
 // slab alive) and copies it after unlocking, and a slab's bytes are never
 // written again once an entry is in them (a retired slab is dropped, the
@@ -107,6 +110,13 @@ type rowCache struct {
 	dropped   map[uint64]struct{} // ids of dropped tables
 
 	shards [rcShards]rcShard
+
+	// multiHits counts the hits of multi-gets served from the cache
+	// (probeCacheMany), whose lookups get does not count: a multi-get
+	// the cache does not answer whole takes the normal path, which
+	// looks its points up again and counts them there. Last: written
+	// by reads, away from the fields every read loads.
+	multiHits atomic.Int64
 }
 
 const (
@@ -150,7 +160,7 @@ type rcShard struct {
 	slabB    int64    // slabs' capacity, part of bytes
 
 	hits, misses, inserts, refused, evictions, retired, moved int64
-	reclaimed, copied                                         int64 // slabs compacted, bytes they copied
+	reclaimed, copied, freed                                  int64 // slabs compacted, live bytes they copied, dead bytes they freed
 
 	lastWrite [rcSlots]uint64
 }
@@ -225,8 +235,8 @@ type rcHit struct {
 }
 
 // get returns the entry of (tid, key) that a read at seq with options o
-// may use; false if none. count records a miss too (a hit always
-// counts).
+// may use; false if none. count records the lookup, a hit or a miss, in
+// the shard's counters; without it the caller counts it.
 func (c *rowCache) get(tid uint64, key []byte, seq uint64, o *kv.ReadOptions, count bool) (rcHit, bool) {
 	h := c.hash(tid, key)
 	sh := c.shard(h)
@@ -234,7 +244,9 @@ func (c *rowCache) get(tid uint64, key []byte, seq uint64, o *kv.ReadOptions, co
 	if i, e := sh.lookup(h, tid, key); i >= 0 {
 		if cx := &sh.ctxs[e.ctx()]; e.validSeq() <= seq && cx.sig.matches(o) {
 			sh.tags[i] |= rcTagRef
-			sh.hits++
+			if count {
+				sh.hits++
+			}
 			hit := rcHit{e: e, fams: cx.fams}
 			sh.mu.Unlock()
 			return hit, true
@@ -343,6 +355,9 @@ func (c *rowCache) put(t *table, row *kv.Row, seq uint64, o *kv.ReadOptions, fam
 		if sig == nil {
 			sig = newSig(o)
 		}
+		if int64(sig.bytes) > c.shardBudget/2 {
+			return // a projection that costs more than half a shard is not cached
+		}
 		// Contexts are not freed one by one (entries name them by
 		// index): too many, or too many bytes, empty the shard.
 		if len(sh.ctxs) == rcMaxCtx || sh.ctxB+int64(sig.bytes) > c.shardBudget/2 {
@@ -365,16 +380,23 @@ func (c *rowCache) put(t *table, row *kv.Row, seq uint64, o *kv.ReadOptions, fam
 		sh.retire(c)
 	}
 	// Dead bytes past their share are reclaimed before they push live
-	// entries out. Then room for the entry (which may retire slabs), and
-	// the entry. It starts unreferenced: its slab is the newest, the last retired, and
-	// it survives that only if hit by then.
+	// entries out. Then the shard is brought within budget (a new
+	// context, or the compactions' copies, may have taken it over), and
+	// room keeps it there: the entry goes to the head, or to a new slab
+	// that fits beside the table and contexts (else it is not cached),
+	// for which older slabs are retired. So a shard never holds more than
+	// its budget once put returns. The entry starts unreferenced: its
+	// slab is the newest, the last retired, and it survives that only if
+	// hit by then.
 	sh.reclaim(c)
-	id := sh.room(c, enc.size)
-	s := sh.slabs[id]
-	off := len(s)
-	sh.slabs[id] = enc.appendTo(s, seq, ci)
-	sh.insert(tagOf(h), locOf(id, off))
-	sh.inserts++
+	sh.trim(c)
+	if id, ok := sh.room(c, enc.size); ok {
+		s := sh.slabs[id]
+		off := len(s)
+		sh.slabs[id] = enc.appendTo(s, seq, ci)
+		sh.insert(tagOf(h), locOf(id, off))
+		sh.inserts++
+	}
 }
 
 // home is the first slot an entry of tag may take in a table of n slots:
@@ -538,12 +560,21 @@ type rowCacheStats struct {
 	hits, misses, inserts, refused, evictions, bytes, entries int64
 	// slabBytes: the slabs' capacity (part of bytes); dead: bytes in them
 	// of entries no slot names; reclaimed: slabs compacted, copied: the
-	// bytes they copied.
-	slabBytes, dead, reclaimed, copied int64
+	// live bytes they copied, freed: the dead bytes they freed.
+	slabBytes, dead, reclaimed, copied, freed int64
+}
+
+// metrics sets m's row cache fields.
+func (c *rowCache) metrics(m *Metrics) {
+	st := c.stats()
+	m.RowCacheHits, m.RowCacheMisses, m.RowCacheInserts, m.RowCacheRefused = st.hits, st.misses, st.inserts, st.refused
+	m.RowCacheEvictions, m.RowCacheBytes, m.RowCacheEntries = st.evictions, st.bytes, st.entries
+	m.RowCacheSlabBytes, m.RowCacheDeadBytes = st.slabBytes, st.dead
+	m.RowCacheCompactions, m.RowCacheReclaimedBytes, m.RowCacheCopiedBytes = st.reclaimed, st.freed, st.copied
 }
 
 func (c *rowCache) stats() rowCacheStats {
-	var st rowCacheStats
+	st := rowCacheStats{hits: c.multiHits.Load()}
 	for i := range c.shards {
 		sh := &c.shards[i]
 		sh.mu.Lock()
@@ -558,6 +589,7 @@ func (c *rowCache) stats() rowCacheStats {
 		st.dead += sh.dead
 		st.reclaimed += sh.reclaimed
 		st.copied += sh.copied
+		st.freed += sh.freed
 		sh.mu.Unlock()
 	}
 	return st

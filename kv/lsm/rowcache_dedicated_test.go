@@ -1,6 +1,7 @@
 package lsm
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -11,6 +12,8 @@ import (
 // order. Retiring must never take the slab the insert under way was given
 // (the newest): once a dedicated slab went back behind it, shrink retired
 // the new head and the insert indexed slab rcNoSlab (TestModel's panic).
+// No shard may hold more than its budget (a big entry's slab used to be
+// kept beside a table and contexts it did not fit with).
 func TestRowCacheDedicatedKeepsHead(t *testing.T) {
 	for _, budget := range []int64{64 * 4 << 10, 64 * 8 << 10, 64 * 16 << 10} {
 		u := newRCUnit(budget)
@@ -29,6 +32,7 @@ func TestRowCacheDedicatedKeepsHead(t *testing.T) {
 			seq := uint64(2 * (i + 1))
 			u.c.invalidate(1, row.Key, seq)
 			u.c.put(u.tb, &row, seq+1, u.o, u.fams)
+			checkRCBudget(t, u.c, fmt.Sprintf("budget %d, put %d", budget, i))
 			rows[k] = i
 			for range 3 { // hits set reference bits
 				j := g.IntN(2000)

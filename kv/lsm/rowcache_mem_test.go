@@ -146,7 +146,10 @@ func TestRowCacheHashCollision(t *testing.T) {
 	if !ok {
 		t.Fatal("b not encodable")
 	}
-	id := sh.room(c, len(e))
+	id, ok := sh.room(c, len(e))
+	if !ok {
+		t.Fatal("no room for b")
+	}
 	lb := locOf(id, len(sh.slabs[id]))
 	sh.slabs[id] = append(sh.slabs[id], e...)
 	i := sh.find(ha, 1, a.Key)

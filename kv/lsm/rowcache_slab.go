@@ -80,8 +80,23 @@ func (sh *rcShard) entry(l uint64) rcEntry {
 
 // newSlab adds an empty slab of at least n bytes at the end of order and
 // returns its id; with the lock held.
-func (sh *rcShard) newSlab(n int) uint32 {
-	s := slices.Grow([]byte(nil), n) // cap is its size class: what it really costs
+func (sh *rcShard) newSlab(n int) uint32 { return sh.addSlab(allocSlab(n)) }
+
+// allocSlab returns an empty slab of at least n bytes: its cap is its
+// size class, what it really costs (up to 1/8 more than n, and a whole
+// number of 8 KiB pages past 32 KiB).
+func allocSlab(n int) []byte { return slices.Grow([]byte(nil), n) }
+
+// fits reports whether a new slab s fits the budget beside the shard's
+// fixed costs, its table and contexts: retiring every other slab makes
+// room for it only then; with the lock held.
+func (sh *rcShard) fits(c *rowCache, s []byte) bool {
+	return int64(len(sh.tags))*rcSlotBytes+sh.ctxB+int64(cap(s)) <= c.shardBudget
+}
+
+// addSlab adds slab s at the end of order and returns its id; with the
+// lock held.
+func (sh *rcShard) addSlab(s []byte) uint32 {
 	var id uint32
 	if k := len(sh.free); k > 0 {
 		id, sh.free = sh.free[k-1], sh.free[:k-1]
@@ -178,6 +193,7 @@ func (sh *rcShard) live(c *rowCache, id uint32, s []byte) iter.Seq2[int, rcEntry
 // lock held.
 func (sh *rcShard) compact(c *rowCache, j int) {
 	id := sh.order[j]
+	sh.freed += int64(sh.slabDead[id])
 	s := sh.unlink(j)
 	sh.reclaimed++
 	for i, e := range sh.live(c, id, s) {
@@ -204,24 +220,34 @@ func (sh *rcShard) compact(c *rowCache, j int) {
 // room returns the slab an entry of n bytes is to be appended to, with
 // room for it: the head, a new head, or a dedicated slab; the oldest
 // slabs are retired to keep the shard within budget; with the lock held.
-func (sh *rcShard) room(c *rowCache, n int) uint32 {
+// False: a new slab would not fit beside the table and contexts (fits),
+// and the entry is not cached; nothing is retired for it then.
+func (sh *rcShard) room(c *rowCache, n int) (uint32, bool) {
 	if n > sh.slabSize/4 {
-		id := sh.newSlab(n)
+		s := allocSlab(n)
+		if !sh.fits(c, s) {
+			return rcNoSlab, false
+		}
+		id := sh.addSlab(s)
 		sh.shrink(c)
-		return id
+		return id, true
 	}
 	if sh.head != rcNoSlab {
 		if s := sh.slabs[sh.head]; len(s)+n <= cap(s) {
-			return sh.head
+			return sh.head, true
 		}
 	}
 	if sh.next == 0 {
 		sh.next = min(rcFirstSlab, sh.slabSize)
 	}
-	sh.head = sh.newSlab(max(sh.next, n))
+	s := allocSlab(max(sh.next, n))
+	if !sh.fits(c, s) {
+		return rcNoSlab, false
+	}
+	sh.head = sh.addSlab(s)
 	sh.next = min(2*sh.next, sh.slabSize)
 	sh.shrink(c)
-	return sh.head
+	return sh.head, true
 }
 
 // shrink retires the oldest slabs while the shard is over budget, sparing
@@ -229,6 +255,17 @@ func (sh *rcShard) room(c *rowCache, n int) uint32 {
 // held.
 func (sh *rcShard) shrink(c *rowCache) {
 	for sh.bytes > c.shardBudget && len(sh.order) > 1 {
+		sh.retire(c)
+	}
+}
+
+// trim retires the oldest slabs while the shard is over budget, sparing
+// none; with the lock held. put calls it before room: a context it added
+// may have taken the shard over budget (room shrinks only when it makes a
+// slab), and so may compact's new slabs (which reclaim's shrink spares
+// the last of, however big the table and contexts).
+func (sh *rcShard) trim(c *rowCache) {
+	for sh.bytes > c.shardBudget && len(sh.order) > 0 {
 		sh.retire(c)
 	}
 }

@@ -328,9 +328,7 @@ func (s *Store) Metrics() Metrics {
 	m := Metrics{MemtableBytes: s.memBytes.Load(), CacheHits: hits, CacheMisses: misses, CacheBytes: used,
 		Flushes: s.flushes.Load(), Compactions: s.compactions.Load(), WALSyncs: s.walSyncs.Load(), Files: s.liveFiles.Load()}
 	if rc := s.rc.Load(); rc != nil {
-		st := rc.stats()
-		m.RowCacheHits, m.RowCacheMisses, m.RowCacheInserts, m.RowCacheRefused = st.hits, st.misses, st.inserts, st.refused
-		m.RowCacheEvictions, m.RowCacheBytes, m.RowCacheEntries = st.evictions, st.bytes, st.entries
+		rc.metrics(&m)
 	}
 	return m
 }
