@@ -143,7 +143,14 @@ func startWidesql(ctx context.Context, root string, extra []string, pprof bool) 
 	cmd.Dir = dir
 	// Pdeathsig: a harness killed outright (SIGKILL) must not leave the
 	// server running; pgtmp does the same for PostgreSQL.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	//
+	// Setsid: a session of its own (and so a process group), as a daemon
+	// has. With the kernel's autogroup scheduling (sched_autogroup_enabled,
+	// on by default), a session is a scheduling group: in the harness's
+	// session widesql's threads would share one CPU share with pgbench's
+	// and go-ycsb's, while every PostgreSQL backend calls setsid and gets
+	// a share of its own.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGTERM}
 	if err := s.launch(cmd, filepath.Join(dir, "widesql.log")); err != nil {
 		return nil, err
 	}
