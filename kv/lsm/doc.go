@@ -145,7 +145,15 @@
 // iterator loading consecutive blocks, from one read-ahead pread of
 // 64-256 KiB (sstable/cache.go, sstable/readahead.go). A cached block
 // keeps its restart points' key prefixes as numbers, so a seek's binary
-// search rarely decodes a key (sstable/cached_block.go).
+// search rarely decodes a key (sstable/cached_block.go). A missed block
+// is read into the buffer of a block no iterator holds any more
+// (sstable/block_buf.go): entries count their readers' references.
+//
+// A row read from one file for the newest version of each column at any
+// time (every SQL scan's) is decided column by column on the key bytes
+// (collectFile, rowreader_file.go): older versions are stepped over
+// unparsed, and visibility's bookkeeping is left to the general loop
+// (collectAll), which takes the rest of the row at its first tombstone.
 //
 // A point read (a RowSet of points) first asks the row cache
 // (rowcache.go): the rows earlier point reads returned, each with the
