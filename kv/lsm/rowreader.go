@@ -280,26 +280,7 @@ func (r *rowReader) collectAll(src *cellSource, prefix, arena []byte, keyLen int
 		if cap(arena) != cap(prev) {
 			rebaseCells(cells, prev, arena)
 		}
-		// Empty qualifiers and values stay nil. The cell is written
-		// field by field into its slot: a composite literal is built on
-		// the stack and copied, and that copy's 16-byte loads of the
-		// literal's 8-byte stores stalled on store forwarding (a sixth
-		// of a family scan's time).
-		var v []byte
-		if vOff > qOff {
-			qual = arena[qOff:vOff:vOff]
-		}
-		if end := len(arena); end > vOff {
-			v = arena[vOff:end:end]
-		}
-		n := len(cells)
-		if n < cap(cells) {
-			cells = cells[:n+1]
-		} else {
-			cells = append(cells, kv.Cell{})
-		}
-		c := &cells[n]
-		c.Family, c.Qualifier, c.Timestamp, c.Value = r.vis.fam.name, qual, kv.Timestamp(p.TS), v
+		cells = appendCell(cells, arena, qOff, vOff, r.vis.fam.name, qual, p.TS)
 		src.next()
 	}
 	r.arena, r.cells = arena, cells
@@ -314,6 +295,32 @@ func (r *rowReader) collectAll(src *cellSource, prefix, arena []byte, keyLen int
 	}
 	r.row.Key, r.row.Cells = arena[:keyLen:keyLen], cells // by field, as the cells
 	return true, nil
+}
+
+// appendCell appends the cell of family fam at ts whose qualifier is
+// arena[qOff:vOff] (qual when that is empty: the column table's copy, or
+// nil) and whose value is the rest of arena. Empty qualifiers and values
+// stay nil. The cell is written field by field into its slot: a
+// composite literal is built on the stack and copied, and that copy's
+// 16-byte loads of the literal's 8-byte stores stalled on store
+// forwarding (a sixth of a family scan's time).
+func appendCell(cells []kv.Cell, arena []byte, qOff, vOff int, fam string, qual []byte, ts int64) []kv.Cell {
+	var v []byte
+	if vOff > qOff {
+		qual = arena[qOff:vOff:vOff]
+	}
+	if end := len(arena); end > vOff {
+		v = arena[vOff:end:end]
+	}
+	n := len(cells)
+	if n < cap(cells) {
+		cells = cells[:n+1]
+	} else {
+		cells = append(cells, kv.Cell{})
+	}
+	c := &cells[n]
+	c.Family, c.Qualifier, c.Timestamp, c.Value = fam, qual, kv.Timestamp(ts), v
+	return cells
 }
 
 // inRowAt reports whether k starts with prefix, given that it shares its

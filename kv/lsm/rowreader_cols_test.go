@@ -157,7 +157,13 @@ func projectedDifferential(t *testing.T, seed uint64) {
 // readProjected reads rs with o, completing every row, and copies the rows.
 func readProjected(t *testing.T, tbl kv.Table, rs kv.RowSet, o kv.ReadOptions) []kv.Row {
 	t.Helper()
-	it := tbl.Read(context.Background(), rs, o)
+	return collectRows(t, tbl.Read(context.Background(), rs, o))
+}
+
+// collectRows reads it to the end, completing each row, and closes it;
+// the rows are copies.
+func collectRows(t *testing.T, it kv.RowIterator) []kv.Row {
+	t.Helper()
 	defer it.Close()
 	var rows []kv.Row
 	for it.Next() {

@@ -155,21 +155,7 @@ func (r *rowReader) collectFile(src *cellSource, prefix, arena []byte, keyLen in
 				if cap(arena) != cap(prev) {
 					rebaseCells(cells, prev, arena)
 				}
-				if vOff > qOff {
-					qual = arena[qOff:vOff:vOff]
-				}
-				var val []byte
-				if e := len(arena); e > vOff {
-					val = arena[vOff:e:e]
-				}
-				n := len(cells)
-				if n < cap(cells) {
-					cells = cells[:n+1]
-				} else {
-					cells = append(cells, kv.Cell{})
-				}
-				c := &cells[n]
-				c.Family, c.Qualifier, c.Timestamp, c.Value = v.fam.name, qual, kv.Timestamp(ts), val
+				cells = appendCell(cells, arena, qOff, vOff, v.fam.name, qual, ts)
 			}
 		}
 		src.stepped = true

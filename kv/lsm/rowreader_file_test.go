@@ -1,7 +1,6 @@
 package lsm
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -180,23 +179,5 @@ func fileRowsDifferential(t *testing.T, seed uint64) {
 // readSnapshot is readProjected through a snapshot.
 func readSnapshot(t *testing.T, sn kv.Snapshot, rs kv.RowSet, o kv.ReadOptions) []kv.Row {
 	t.Helper()
-	it := sn.Read(context.Background(), "t", rs, o)
-	defer it.Close()
-	var rows []kv.Row
-	for it.Next() {
-		if err := kv.CompleteRow(it); err != nil {
-			t.Fatal(err)
-		}
-		r := it.Row()
-		c := kv.Row{Key: bytes.Clone(r.Key)}
-		for _, cell := range r.Cells {
-			cell.Qualifier, cell.Value = bytes.Clone(cell.Qualifier), bytes.Clone(cell.Value)
-			c.Cells = append(c.Cells, cell)
-		}
-		rows = append(rows, c)
-	}
-	if err := it.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return rows
+	return collectRows(t, sn.Read(context.Background(), "t", rs, o))
 }
