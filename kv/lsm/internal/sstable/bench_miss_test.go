@@ -96,20 +96,7 @@ func BenchmarkSeekGEPointMiss(b *testing.B) {
 			h, m, _ := cache.Stats()
 			b.ReportMetric(float64(m-m0)/float64(h-h0+m-m0), "miss-ratio")
 		})
-		b.Run(fmt.Sprintf("%s/parallel", c), func(b *testing.B) {
-			b.ReportAllocs()
-			defer reportCPU(b)()
-			b.RunParallel(func(pb *testing.PB) {
-				rng := rand.New(rand.NewPCG(rand.Uint64(), 1))
-				for pb.Next() {
-					it := r.NewIter()
-					if !it.SeekGE(seeks[rng.IntN(len(seeks))]) {
-						b.Fatal(it.Err())
-					}
-					it.Close()
-				}
-			})
-		})
+		b.Run(fmt.Sprintf("%s/parallel", c), func(b *testing.B) { benchParallelSeeks(b, r, seeks) })
 		r.Close()
 	}
 }

@@ -80,20 +80,7 @@ func BenchmarkSeekGEPoint(b *testing.B) {
 				}
 			}
 		})
-		b.Run(fmt.Sprintf("%s/parallel", c), func(b *testing.B) {
-			b.ReportAllocs()
-			defer reportCPU(b)()
-			b.RunParallel(func(pb *testing.PB) {
-				rng := rand.New(rand.NewPCG(rand.Uint64(), 1))
-				for pb.Next() {
-					it := r.NewIter()
-					if !it.SeekGE(seeks[rng.IntN(len(seeks))]) {
-						b.Fatal(it.Err())
-					}
-					it.Close()
-				}
-			})
-		})
+		b.Run(fmt.Sprintf("%s/parallel", c), func(b *testing.B) { benchParallelSeeks(b, r, seeks) })
 		r.Close()
 	}
 }
@@ -114,4 +101,21 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// benchParallelSeeks seeks r to random keys of seeks from every P, with a
+// new iterator per seek.
+func benchParallelSeeks(b *testing.B, r *Reader, seeks [][]byte) {
+	b.ReportAllocs()
+	defer reportCPU(b)()
+	b.RunParallel(func(pb *testing.PB) {
+		rng := rand.New(rand.NewPCG(rand.Uint64(), 1))
+		for pb.Next() {
+			it := r.NewIter()
+			if !it.SeekGE(seeks[rng.IntN(len(seeks))]) {
+				b.Fatal(it.Err())
+			}
+			it.Close()
+		}
+	})
 }
