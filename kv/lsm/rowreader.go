@@ -283,6 +283,13 @@ func (r *rowReader) collectAll(src *cellSource, prefix, arena []byte, keyLen int
 		cells = appendCell(cells, arena, qOff, vOff, r.vis.fam.name, qual, p.TS)
 		src.next()
 	}
+	return r.finishRow(src, arena, keyLen, cells, err)
+}
+
+// finishRow ends collectAll's or collectFile's row: it keeps the arena
+// and cells for the next row and reports err, src's error, or whether
+// the row has cells, left in r.row.
+func (r *rowReader) finishRow(src *cellSource, arena []byte, keyLen int, cells []kv.Cell, err error) (bool, error) {
 	r.arena, r.cells = arena, cells
 	if err != nil {
 		return false, err

@@ -168,18 +168,7 @@ func (r *rowReader) collectFile(src *cellSource, prefix, arena []byte, keyLen in
 	if handOver && err == nil {
 		return r.collectAll(src, prefix, arena, keyLen, cells, true)
 	}
-	r.arena, r.cells = arena, cells
-	if err != nil {
-		return false, err
-	}
-	if err := src.it.Err(); err != nil {
-		return false, err
-	}
-	if len(cells) == 0 {
-		return false, nil
-	}
-	r.row.Key, r.row.Cells = arena[:keyLen:keyLen], cells
-	return true, nil
+	return r.finishRow(src, arena, keyLen, cells, err)
 }
 
 // fileCol is wantedCol for collectFile: the column of family vis.fam
