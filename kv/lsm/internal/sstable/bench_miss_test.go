@@ -1,7 +1,6 @@
 package sstable
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -74,13 +73,7 @@ func BenchmarkSeekGEPointMiss(b *testing.B) {
 		r := writeOSTable(b, b.TempDir(), entries, WriterOptions{Compression: c, BloomKey: rowOf, BlockSize: 8 << 10}, cache)
 		entries = nil
 		runtime.GC()
-		for _, k := range seeks[:1000] {
-			it := r.NewIter()
-			if !it.SeekGE(k) || !bytes.HasPrefix(it.Key(), k) {
-				b.Fatalf("SeekGE(%x) = %x", k, it.Key())
-			}
-			it.Close()
-		}
+		checkSeeks(b, r, seeks[:1000])
 		b.Run(fmt.Sprintf("%s/iter-per-seek", c), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 1))
 			h0, m0, _ := cache.Stats()
