@@ -1,0 +1,162 @@
+//go:build linux
+
+package pgwire
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// socketPair returns the two ends of a fresh loopback connection of the
+// given network ("tcp" or "unix"), the server's end wrapped by
+// newRawSocket as serveConn wraps it.
+func socketPair(t *testing.T, network string) (server, client net.Conn) {
+	t.Helper()
+	addr := "127.0.0.1:0"
+	if network == "unix" {
+		addr = filepath.Join(t.TempDir(), "s")
+	}
+	ln, err := net.Listen(network, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, _ := ln.Accept()
+		accepted <- c
+	}()
+	client, err = net.Dial(network, ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := <-accepted
+	if raw == nil {
+		t.Fatal("accept failed")
+	}
+	server = newRawSocket(raw)
+	if _, ok := server.(*rawSocket); !ok {
+		t.Fatalf("newRawSocket(%T) did not wrap it", raw)
+	}
+	t.Cleanup(func() { server.Close(); client.Close() })
+	return server, client
+}
+
+// TestRawSocketRoundTrip sends a request and a response bigger than the
+// socket buffers both ways, so writes meet EAGAIN and wait in the poller
+// while the peer reads slowly, and reads return partial buffers.
+func TestRawSocketRoundTrip(t *testing.T) {
+	for _, network := range []string{"tcp", "unix"} {
+		t.Run(network, func(t *testing.T) {
+			server, client := socketPair(t, network)
+			big := make([]byte, 8<<20)
+			for i := range big {
+				big[i] = byte(i * 7 / 5)
+			}
+			// Client to server: the raw Read path.
+			go func() { client.Write(big) }()
+			got := make([]byte, len(big))
+			if _, err := io.ReadFull(server, got); err != nil {
+				t.Fatalf("read: %v", err)
+			}
+			if !bytes.Equal(got, big) {
+				t.Fatal("read: bytes differ")
+			}
+			// Server to client, the client reading in small steps
+			// after a pause: the raw Write path must wait, not spin
+			// or drop bytes.
+			done := make(chan error, 1)
+			go func() {
+				n, err := server.Write(big)
+				if err == nil && n != len(big) {
+					err = errors.New("short write")
+				}
+				done <- err
+			}()
+			time.Sleep(50 * time.Millisecond)
+			client.SetReadDeadline(time.Now().Add(30 * time.Second)) // a lost byte fails, not hangs
+			clear(got)
+			for off := 0; off < len(got); {
+				n, err := client.Read(got[off:min(off+4096, len(got))])
+				if err != nil {
+					t.Fatalf("client read: %v", err)
+				}
+				off += n
+			}
+			if err := <-done; err != nil {
+				t.Fatalf("write: %v", err)
+			}
+			if !bytes.Equal(got, big) {
+				t.Fatal("write: bytes differ")
+			}
+		})
+	}
+}
+
+// TestRawSocketErrors checks the errors the connection loop tells apart:
+// a read deadline is a net.Error timeout (idle_session_timeout), the
+// peer's close is io.EOF, and a close from another goroutine ends a
+// waiting read with net.ErrClosed (Shutdown).
+func TestRawSocketErrors(t *testing.T) {
+	server, client := socketPair(t, "tcp")
+	buf := make([]byte, 16)
+
+	server.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
+	_, err := server.Read(buf)
+	var ne net.Error
+	if !errors.As(err, &ne) || !ne.Timeout() || !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("read past its deadline: %v, want a timeout", err)
+	}
+	var oe *net.OpError
+	if !errors.As(err, &oe) || oe.Op != "read" {
+		t.Fatalf("read past its deadline: %#v, want a *net.OpError for read", err)
+	}
+	server.SetReadDeadline(time.Time{})
+
+	client.Write([]byte("abc"))
+	if n, err := server.Read(buf); err != nil || string(buf[:n]) != "abc" {
+		t.Fatalf("read after the deadline was cleared: %q, %v", buf[:n], err)
+	}
+
+	client.Close()
+	if n, err := server.Read(buf); n != 0 || err != io.EOF {
+		t.Fatalf("read after the peer closed: %d, %v, want 0, EOF", n, err)
+	}
+
+	server2, _ := socketPair(t, "tcp")
+	res := make(chan error, 1)
+	go func() {
+		_, err := server2.Read(buf)
+		res <- err
+	}()
+	time.Sleep(20 * time.Millisecond)
+	server2.Close()
+	select {
+	case err := <-res:
+		if !errors.Is(err, net.ErrClosed) {
+			t.Fatalf("read ended by Close: %v, want net.ErrClosed", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close did not end a waiting read")
+	}
+	if _, err := server2.Write([]byte("x")); !errors.Is(err, net.ErrClosed) {
+		t.Fatalf("write after Close: %v, want net.ErrClosed", err)
+	}
+}
+
+// TestRawSocketLeavesOthers: a connection that is not a socket (a pipe,
+// a TLS connection) is returned unwrapped.
+func TestRawSocketLeavesOthers(t *testing.T) {
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	if got := newRawSocket(a); got != a {
+		t.Fatalf("newRawSocket(pipe) = %T, want the pipe itself", got)
+	}
+}
