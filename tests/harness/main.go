@@ -29,7 +29,7 @@ type config struct {
 	only                       string
 	pgBin, widesqlFlags        string
 	profileDir                 string
-	write, warmFiles           bool
+	write                      bool
 }
 
 func parseFlags(args []string) (config, error) {
@@ -55,7 +55,6 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.pgBin, "pg-bin", "", "directory holding initdb, postgres and pgbench (default: newest /usr/lib/postgresql/*/bin)")
 	fs.StringVar(&c.widesqlFlags, "widesql-flags", "", "extra flags for the widesql server, space-separated")
 	fs.StringVar(&c.profileDir, "profile", "", "save a CPU profile of widesql (its --pprof) for each workload's first-round run into this directory, one file per workload")
-	fs.BoolVar(&c.warmFiles, "warm-files", true, "before each timed run read the server's data files once, untimed, so both start with them in the OS page cache (see warm.go)")
 	fs.BoolVar(&c.write, "write", true, "write the results into docs/BENCHMARKS.md and docs/bench/harness.png")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "harness: widesql vs PostgreSQL 15, side by side (issue 8).\n\nUsage: cd tests/harness && go run . [flags]\n\nFlags:")

@@ -30,7 +30,7 @@ func (h *harness) setupLines() []string {
 	if h.cfg.families {
 		fam = "families `d` (grp, val) and `p` (payload)"
 	}
-	lines := []string{
+	return []string{
 		fmt.Sprintf("Table `kv (tenant INT, id BIGINT, grp INT, val INT, payload TEXT, PRIMARY KEY (tenant, id))` with %s rows, %d ids per tenant, 64-character payloads; in widesql %s.",
 			formatNumber(float64(h.cfg.rows)), h.data.perTenant, fam),
 		"PostgreSQL: a fresh `initdb` cluster (C locale), default settings, fsync on; `VACUUM ANALYZE` after each load, untimed. widesql: built from this tree, default durable store (WAL fsynced before acknowledging); `CHECKPOINT` after each load, then a wait until its background compactions and splits are done (its CPU under a tenth of a core for 2 s), untimed.",
@@ -38,12 +38,6 @@ func (h *harness) setupLines() []string {
 		fmt.Sprintf("pgbench runs are %s each (`-n -f script`, `-j %d`); %d round%s per workload, alternating which server goes first.",
 			h.cfg.duration, h.cfg.threads, h.cfg.rounds, plural(h.cfg.rounds)),
 	}
-	if h.cfg.warmFiles {
-		lines = append(lines, "Before each timed run, untimed, the harness reads the server's data files once (PostgreSQL's `base/` and `global/`, widesql's data directory less its WAL), so both start with them in the OS page cache: this machine pages out file pages unused for about a minute (DAMON), which only PostgreSQL's default configuration leaves its table to.")
-	} else {
-		lines = append(lines, "Files not warmed before runs (`--warm-files=false`): this machine pages out file pages unused for about a minute (DAMON), so PostgreSQL, whose default configuration leaves its table to the OS page cache, may read from disk.")
-	}
-	return lines
 }
 
 // machineFacts describes this machine.

@@ -89,13 +89,14 @@ func profileFile(name string) string {
 	return b.String() + ".pprof"
 }
 
-// runHook returns the hook runAlternating calls around each run: it warms
-// the server's files (warm.go, --warm-files) and, with --profile,
-// profiles widesql's first-round run of w.
+// runHook returns the hook runAlternating calls around each run: with
+// --profile, it profiles widesql's first-round run of w; otherwise nil.
 func (h *harness) runHook(name string) func(ctx context.Context, s *server, round int) func() {
+	if h.prof == nil {
+		return nil
+	}
 	return func(ctx context.Context, s *server, round int) func() {
-		h.warm(ctx, s)
-		if h.prof == nil || s != h.ws || round != 0 {
+		if s != h.ws || round != 0 {
 			return nil
 		}
 		return h.prof.start(ctx, name)
