@@ -19,15 +19,18 @@ import (
 // the same deadlines. Why: on a request/response connection every read
 // and write through syscall.Syscall wakes the runtime's sysmon thread when
 // the server was idle, a futex wake and a thread that then polls every
-// 20 µs; with one client that is most of the server's CPU beyond the
-// query itself (see docs/BENCHMARKS.md, round 12).
+// 20 µs; with one client that was a quarter of the server's CPU samples,
+// and going around it took a point Get from 48 to 30 µs of server CPU
+// (see docs/BENCHMARKS.md, round 12).
 type rawSocket struct {
 	net.Conn
 	rc syscall.RawConn
 }
 
 // newRawSocket wraps nc when it is a plain socket; anything else (a TLS
-// connection, a test pipe) is returned as it is.
+// connection, a test pipe) is returned as it is. nc must come from a
+// net.Listener, whose sockets Go makes non-blocking: a blocking file
+// descriptor would hold its thread and P inside the kernel.
 func newRawSocket(nc net.Conn) net.Conn {
 	sc, ok := nc.(syscall.Conn)
 	if !ok {
