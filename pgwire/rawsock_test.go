@@ -160,3 +160,24 @@ func TestRawSocketLeavesOthers(t *testing.T) {
 		t.Fatalf("newRawSocket(pipe) = %T, want the pipe itself", got)
 	}
 }
+
+// TestRawSocketNoAllocs: a request's read and its response's write
+// allocate nothing, as net.Conn's do.
+func TestRawSocketNoAllocs(t *testing.T) {
+	server, client := socketPair(t, "tcp")
+	msg := []byte("Bind+Execute+Sync")
+	buf := make([]byte, 64)
+	allocs := testing.AllocsPerRun(200, func() {
+		client.Write(msg)
+		if n, err := server.Read(buf); err != nil || n == 0 {
+			t.Fatalf("server read: %d, %v", n, err)
+		}
+		if _, err := server.Write(msg); err != nil {
+			t.Fatalf("server write: %v", err)
+		}
+		io.ReadFull(client, buf[:len(msg)])
+	})
+	if allocs != 0 {
+		t.Fatalf("%.1f allocations per round trip, want 0", allocs)
+	}
+}
