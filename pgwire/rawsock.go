@@ -9,6 +9,7 @@ import (
 	"os"
 	"sync"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -22,7 +23,8 @@ import (
 // the server was idle, a futex wake and a thread that then polls every
 // 20 µs; with one client that was a quarter of the server's CPU samples,
 // and going around it took a point Get from 48 to 30 µs of server CPU
-// (see docs/BENCHMARKS.md, round 12).
+// (see docs/BENCHMARKS.md, round 12). A read that finds nothing may poll
+// the socket before it waits (busypoll.go).
 type rawSocket struct {
 	net.Conn
 	rc syscall.RawConn
@@ -34,21 +36,30 @@ type rawSocket struct {
 	rmu, wmu        sync.Mutex
 	rd, wr          rawOp
 	readFn, writeFn func(fd uintptr) bool
+	poll            *busyPoll // nil: never poll (busypoll.go)
+	closeOnce       sync.Once
 }
 
 // rawOp is one Read's or Write's state: its buffer, the bytes done and
-// the system call's error.
+// the system call's error. A Read's op also keeps its wait for the busy
+// poll: when it first found nothing to read, whether that wait teaches
+// the poll budget, and whether polling caught the message.
 type rawOp struct {
-	buf   []byte
-	n     int
-	errno syscall.Errno
+	buf     []byte
+	n       int
+	errno   syscall.Errno
+	poll    *busyPoll
+	waitAt  time.Time // zero until a read found nothing
+	counted bool
+	caught  bool
 }
 
 // newRawSocket wraps nc when it is a plain socket; anything else (a TLS
 // connection, a test pipe) is returned as it is. nc must come from a
 // net.Listener, whose sockets Go makes non-blocking: a blocking file
 // descriptor would hold its thread and P inside the kernel.
-func newRawSocket(nc net.Conn) net.Conn {
+// poll is the server's busy polling, or nil for none.
+func newRawSocket(nc net.Conn, poll *busyPoll) net.Conn {
 	sc, ok := nc.(syscall.Conn)
 	if !ok {
 		return nc
@@ -57,9 +68,17 @@ func newRawSocket(nc net.Conn) net.Conn {
 	if err != nil {
 		return nc
 	}
-	s := &rawSocket{Conn: nc, rc: rc}
+	s := &rawSocket{Conn: nc, rc: rc, poll: poll}
 	s.readFn, s.writeFn = s.rd.read, s.wr.write
+	poll.opened()
 	return s
+}
+
+// Close closes the socket; the first call also stops counting it as a
+// connection the busy poll waits for.
+func (s *rawSocket) Close() error {
+	s.closeOnce.Do(s.poll.closed)
+	return s.Conn.Close()
 }
 
 // rawRW makes one read or write system call (trap) of b on fd, again
@@ -74,9 +93,13 @@ func rawRW(trap, fd uintptr, b []byte) (int, syscall.Errno) {
 }
 
 // read is RawConn.Read's callback: false (wait in the poller) while there
-// is nothing to read.
+// is nothing to read. The first time it finds nothing it may poll the
+// socket first (busypoll.go).
 func (o *rawOp) read(fd uintptr) bool {
 	n, e := rawRW(syscall.SYS_READ, fd, o.buf)
+	if e == syscall.EAGAIN && o.waitAt.IsZero() && o.poll != nil {
+		n, e = o.pollRead(fd)
+	}
 	if e == syscall.EAGAIN {
 		return false
 	}
@@ -85,6 +108,27 @@ func (o *rawOp) read(fd uintptr) bool {
 	}
 	o.errno = e
 	return true
+}
+
+// pollRead starts the op's wait: when the busy poll lets it, it reads
+// again until a message comes, the budget is spent or another connection
+// gets work.
+func (o *rawOp) pollRead(fd uintptr) (int, syscall.Errno) {
+	o.waitAt = time.Now()
+	budget, counted, poll := o.poll.begin()
+	o.counted = counted
+	if !poll {
+		return 0, syscall.EAGAIN
+	}
+	defer o.poll.end()
+	for time.Since(o.waitAt) < budget && o.poll.idle() {
+		n, e := rawRW(syscall.SYS_READ, fd, o.buf)
+		if e != syscall.EAGAIN {
+			o.caught = true
+			return n, e
+		}
+	}
+	return 0, syscall.EAGAIN
 }
 
 // write is RawConn.Write's callback: false (wait in the poller) while the
@@ -111,9 +155,14 @@ func (s *rawSocket) Read(p []byte) (int, error) {
 	}
 	s.rmu.Lock()
 	defer s.rmu.Unlock()
-	s.rd = rawOp{buf: p}
+	s.rd = rawOp{buf: p, poll: s.poll}
+	s.poll.enter()
 	err := s.rc.Read(s.readFn)
+	s.poll.leave()
 	n, errno := s.rd.n, s.rd.errno
+	if s.rd.counted && err == nil {
+		s.poll.learn(time.Since(s.rd.waitAt), s.rd.caught)
+	}
 	s.rd.buf = nil // keep no caller's buffer
 	if err != nil || errno != 0 {
 		return 0, s.opError("read", err, errno)

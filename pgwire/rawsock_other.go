@@ -4,5 +4,6 @@ package pgwire
 
 import "net"
 
-// newRawSocket returns nc: raw socket I/O (rawsock.go) is Linux only.
-func newRawSocket(nc net.Conn) net.Conn { return nc }
+// newRawSocket returns nc: raw socket I/O (rawsock.go), and with it the
+// busy poll, is Linux only.
+func newRawSocket(nc net.Conn, _ *busyPoll) net.Conn { return nc }

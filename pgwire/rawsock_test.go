@@ -5,6 +5,7 @@ package pgwire
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -15,8 +16,8 @@ import (
 
 // socketPair returns the two ends of a fresh loopback connection of the
 // given network ("tcp" or "unix"), the server's end wrapped by
-// newRawSocket as serveConn wraps it.
-func socketPair(t *testing.T, network string) (server, client net.Conn) {
+// newRawSocket as serveConn wraps it, busy polling with poll (nil: not).
+func socketPair(t *testing.T, network string, poll *busyPoll) (server, client net.Conn) {
 	t.Helper()
 	addr := "127.0.0.1:0"
 	if network == "unix" {
@@ -40,7 +41,7 @@ func socketPair(t *testing.T, network string) (server, client net.Conn) {
 	if raw == nil {
 		t.Fatal("accept failed")
 	}
-	server = newRawSocket(raw)
+	server = newRawSocket(raw, poll)
 	if _, ok := server.(*rawSocket); !ok {
 		t.Fatalf("newRawSocket(%T) did not wrap it", raw)
 	}
@@ -50,11 +51,15 @@ func socketPair(t *testing.T, network string) (server, client net.Conn) {
 
 // TestRawSocketRoundTrip sends a request and a response bigger than the
 // socket buffers both ways, so writes meet EAGAIN and wait in the poller
-// while the peer reads slowly, and reads return partial buffers.
+// while the peer reads slowly, and reads return partial buffers; with
+// busy polling and without.
 func TestRawSocketRoundTrip(t *testing.T) {
-	for _, network := range []string{"tcp", "unix"} {
-		t.Run(network, func(t *testing.T) {
-			server, client := socketPair(t, network)
+	for _, tc := range []struct {
+		network string
+		poll    time.Duration
+	}{{"tcp", 0}, {"unix", 0}, {"tcp", maxBusyPoll}, {"unix", maxBusyPoll}} {
+		t.Run(fmt.Sprintf("%s/poll=%s", tc.network, tc.poll), func(t *testing.T) {
+			server, client := socketPair(t, tc.network, newBusyPoll(tc.poll))
 			big := make([]byte, 8<<20)
 			for i := range big {
 				big[i] = byte(i * 7 / 5)
@@ -102,9 +107,16 @@ func TestRawSocketRoundTrip(t *testing.T) {
 // TestRawSocketErrors checks the errors the connection loop tells apart:
 // a read deadline is a net.Error timeout (idle_session_timeout), the
 // peer's close is io.EOF, and a close from another goroutine ends a
-// waiting read with net.ErrClosed (Shutdown).
+// waiting read with net.ErrClosed (Shutdown); with busy polling and
+// without.
 func TestRawSocketErrors(t *testing.T) {
-	server, client := socketPair(t, "tcp")
+	for _, d := range []time.Duration{0, maxBusyPoll} {
+		t.Run(fmt.Sprintf("poll=%s", d), func(t *testing.T) { testRawSocketErrors(t, newBusyPoll(d)) })
+	}
+}
+
+func testRawSocketErrors(t *testing.T, poll *busyPoll) {
+	server, client := socketPair(t, "tcp", poll)
 	buf := make([]byte, 16)
 
 	server.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
@@ -129,7 +141,7 @@ func TestRawSocketErrors(t *testing.T) {
 		t.Fatalf("read after the peer closed: %d, %v, want 0, EOF", n, err)
 	}
 
-	server2, _ := socketPair(t, "tcp")
+	server2, _ := socketPair(t, "tcp", poll)
 	res := make(chan error, 1)
 	go func() {
 		_, err := server2.Read(buf)
@@ -156,15 +168,15 @@ func TestRawSocketLeavesOthers(t *testing.T) {
 	a, b := net.Pipe()
 	defer a.Close()
 	defer b.Close()
-	if got := newRawSocket(a); got != a {
+	if got := newRawSocket(a, nil); got != a {
 		t.Fatalf("newRawSocket(pipe) = %T, want the pipe itself", got)
 	}
 }
 
 // TestRawSocketNoAllocs: a request's read and its response's write
-// allocate nothing, as net.Conn's do.
+// allocate nothing, as net.Conn's do, with the busy poll's bookkeeping.
 func TestRawSocketNoAllocs(t *testing.T) {
-	server, client := socketPair(t, "tcp")
+	server, client := socketPair(t, "tcp", newBusyPoll(maxBusyPoll))
 	msg := []byte("Bind+Execute+Sync")
 	buf := make([]byte, 64)
 	allocs := testing.AllocsPerRun(200, func() {
@@ -179,5 +191,58 @@ func TestRawSocketNoAllocs(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("%.1f allocations per round trip, want 0", allocs)
+	}
+}
+
+// TestRawSocketBusyPoll: a read that finds nothing polls the socket, and
+// a message sent while it polls is read without waiting in the poller;
+// while another connection is busy it does not poll.
+func TestRawSocketBusyPoll(t *testing.T) {
+	poll := newBusyPoll(maxBusyPoll)
+	server, client := socketPair(t, "tcp", poll)
+	rs := server.(*rawSocket)
+	buf := make([]byte, 16)
+	// The message is sent about 100µs after the read starts, into a
+	// poll of up to 1ms (the writer spins: a timer may take longer). On
+	// a loaded machine some tries miss, or the message is there before
+	// the read; a poll that never reads again misses them all.
+	caught := 0
+	for try := 0; try < 200 && caught == 0; try++ {
+		go func() {
+			for start := time.Now(); time.Since(start) < 100*time.Microsecond; {
+			}
+			client.Write([]byte("Sync"))
+		}()
+		if n, err := server.Read(buf); err != nil || string(buf[:n]) != "Sync" {
+			t.Fatalf("read: %q, %v", buf[:n], err)
+		}
+		if rs.rd.caught {
+			if !rs.rd.counted {
+				t.Fatal("a caught message's wait did not count")
+			}
+			caught++
+		}
+	}
+	if caught == 0 {
+		t.Fatal("no message was caught by polling in 200 tries")
+	}
+
+	// A second connection inside a statement: the first waits unpolled
+	// and its wait teaches nothing.
+	other, _ := socketPair(t, "tcp", poll)
+	go func() {
+		time.Sleep(time.Millisecond)
+		client.Write([]byte("Sync"))
+	}()
+	if n, err := server.Read(buf); err != nil || n != 4 {
+		t.Fatalf("read: %d, %v", n, err)
+	}
+	if rs.rd.counted || rs.rd.caught {
+		t.Fatalf("counted=%v caught=%v while another connection was busy, want neither", rs.rd.counted, rs.rd.caught)
+	}
+	other.Close()
+	other.Close()
+	if o := poll.open.Load(); o != 1 {
+		t.Fatalf("%d open sockets counted after a double Close, want 1", o)
 	}
 }

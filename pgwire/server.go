@@ -36,6 +36,9 @@ type Server struct {
 	// maxMessage bounds one frontend message's body.
 	maxConns   int
 	maxMessage int
+	// poll is the busy polling of idle client sockets (busypoll.go);
+	// nil polls never.
+	poll *busyPoll
 
 	// base is the parent of every connection's context; Shutdown cancels it,
 	// which cancels every running statement.
@@ -110,6 +113,15 @@ func WithMaxMessageSize(n int) Option {
 	}
 }
 
+// WithBusyPoll sets the longest a connection polls its socket for the
+// client's next message before sleeping, when every other connection is
+// waiting too; the time actually polled adapts to the clients
+// (busypoll.go). d <= 0 turns polling off; d is at most 1ms. The default is
+// DefaultBusyPoll. Polling needs Linux; elsewhere it is always off.
+func WithBusyPoll(d time.Duration) Option {
+	return func(s *Server) { s.poll = newBusyPoll(d) }
+}
+
 // NewServer returns a Server that serves engine.
 func NewServer(engine Engine, opts ...Option) *Server {
 	s := &Server{
@@ -123,6 +135,7 @@ func NewServer(engine Engine, opts ...Option) *Server {
 		mockSecret: make([]byte, 32),
 		maxConns:   DefaultMaxConnections,
 		maxMessage: DefaultMaxMessageSize,
+		poll:       newBusyPoll(DefaultBusyPoll),
 	}
 	rand.Read(s.mockSecret)
 	s.base, s.cancelBase = context.WithCancel(context.Background())
@@ -175,6 +188,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 			}
 		}
 		backoff = 0
+		nc = newRawSocket(nc, s.poll) // rawsock.go; TLS, when negotiated, runs over it
 		if !s.track(nc) {
 			nc.Close()
 			continue

@@ -35,9 +35,9 @@ const (
 
 const codeInvalidAuthorization = "28000" // invalid_authorization_specification
 
-// serveConn runs one accepted socket from the first byte to close.
+// serveConn runs one accepted socket (wrapped by newRawSocket) from the
+// first byte to close.
 func (s *Server) serveConn(nc net.Conn) {
-	nc = newRawSocket(nc) // rawsock.go; TLS, when negotiated, runs over it
 	log := s.log.With("remote", nc.RemoteAddr().String())
 	nc.SetReadDeadline(time.Now().Add(startupTimeout))
 	if s.isShutdown() {

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"time"
 
 	"github.com/widesql/widesql/exec"
 	"github.com/widesql/widesql/pgwire"
@@ -25,6 +26,7 @@ type serverFlags struct {
 	allowInsecureRemote bool
 	maxConnections      int
 	maxMessageSize      int
+	busyPoll            time.Duration
 }
 
 func (f *serverFlags) register(fs *flag.FlagSet) {
@@ -36,6 +38,7 @@ func (f *serverFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.tlsRequired, "tls-required", false, "refuse clients that do not use TLS (needs --tls-cert)")
 	fs.BoolVar(&f.allowInsecureRemote, "allow-insecure-remote", false, "allow --auth trust on a non-loopback --addr (anyone who can reach it gets in as any user)")
 	fs.IntVar(&f.maxConnections, "max-connections", pgwire.DefaultMaxConnections, "client connections served at once; one more gets \"sorry, too many clients already\" (0: no limit)")
+	fs.DurationVar(&f.busyPoll, "busy-poll", pgwire.DefaultBusyPoll, "longest a connection polls its socket for the client's next message before sleeping, only while every other connection waits too; the time polled adapts to the clients (a pause costs at most one poll), and it saves a sleeping CPU's wake-up per round trip (0: never poll; at most 1ms; Linux only)")
 	fs.IntVar(&f.maxMessageSize, "max-message-size", pgwire.DefaultMaxMessageSize, "bytes one client message may hold (a query, its parameters, a COPY chunk); a larger one ends its connection (at most 1 GiB)")
 }
 
@@ -76,7 +79,8 @@ func loopback(addr string) bool {
 // options turns the flags into server options, creating the bootstrap
 // superuser under --auth scram when no role is stored yet.
 func (f *serverFlags) options(ctx context.Context, eng *exec.Engine, log *slog.Logger) ([]pgwire.Option, error) {
-	opts := []pgwire.Option{pgwire.WithMaxConnections(f.maxConnections), pgwire.WithMaxMessageSize(f.maxMessageSize)}
+	opts := []pgwire.Option{pgwire.WithMaxConnections(f.maxConnections), pgwire.WithMaxMessageSize(f.maxMessageSize),
+		pgwire.WithBusyPoll(f.busyPoll)}
 	if f.auth == "scram" {
 		pw := os.Getenv("WIDESQL_PASSWORD")
 		if f.bootstrapPassword != "" {
