@@ -1,6 +1,7 @@
 package pgwire
 
 import (
+	"runtime"
 	"sync/atomic"
 	"time"
 )
@@ -49,10 +50,17 @@ type busyPoll struct {
 }
 
 // newBusyPoll returns the polling state of a server polling at most
-// limit (at most maxBusyPoll), or nil when limit is not positive (polling
-// off).
+// limit (at most maxBusyPoll), or nil (polling off) when limit is not
+// positive or the process runs on one processor (GOMAXPROCS 1): there a
+// polling connection holds the only processor, so no other goroutine (a
+// connection whose message came, a flush) can run, nor end the poll.
 func newBusyPoll(limit time.Duration) *busyPoll {
-	if limit <= 0 {
+	return busyPollFor(limit, runtime.GOMAXPROCS(0))
+}
+
+// busyPollFor is newBusyPoll for a process of procs processors.
+func busyPollFor(limit time.Duration, procs int) *busyPoll {
+	if limit <= 0 || procs < 2 {
 		return nil
 	}
 	p := &busyPoll{max: min(limit, maxBusyPoll)}
@@ -110,19 +118,25 @@ func (p *busyPoll) end() { p.polling.Store(false) }
 
 // learn adapts the budget to one counted wait: waited is the time from
 // the first read that found nothing to the client's message; caught
-// whether a poll found it.
+// whether a poll found it. Connections learning at once each apply their
+// step (compare-and-swap), none overwriting another's.
 func (p *busyPoll) learn(waited time.Duration, caught bool) {
 	if caught {
 		return
 	}
-	b := time.Duration(p.budget.Load())
-	if waited <= p.max {
-		b = min(max(2*b, busyPollGrowStart), p.max)
-	} else {
-		b /= 2
-		if b < busyPollGrowStart/2 {
-			b = 0
+	for {
+		old := p.budget.Load()
+		b := time.Duration(old)
+		if waited <= p.max {
+			b = min(max(2*b, busyPollGrowStart), p.max)
+		} else {
+			b /= 2
+			if b < busyPollGrowStart/2 {
+				b = 0
+			}
+		}
+		if p.budget.CompareAndSwap(old, int64(b)) {
+			return
 		}
 	}
-	p.budget.Store(int64(b))
 }

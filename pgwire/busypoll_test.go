@@ -10,7 +10,7 @@ import (
 // to zero, and a zero budget grows again once the client is quick.
 func TestBusyPollBudget(t *testing.T) {
 	const us = time.Microsecond
-	p := newBusyPoll(50 * us)
+	p := busyPollFor(50*us, 2)
 	steps := []struct {
 		waited time.Duration
 		caught bool
@@ -46,14 +46,17 @@ func TestBusyPollBegin(t *testing.T) {
 	if _, counted, poll := off.begin(); counted || poll {
 		t.Fatal("a nil busyPoll polls")
 	}
-	if newBusyPoll(0) != nil || newBusyPoll(-time.Second) != nil {
+	if busyPollFor(0, 2) != nil || busyPollFor(-time.Second, 2) != nil {
 		t.Fatal("a non-positive limit turns polling on")
 	}
-	if p := newBusyPoll(time.Hour); p.max != maxBusyPoll {
+	if busyPollFor(time.Millisecond, 1) != nil {
+		t.Fatal("one processor polls")
+	}
+	if p := busyPollFor(time.Hour, 2); p.max != maxBusyPoll {
 		t.Fatalf("max %s, want it capped at %s", p.max, maxBusyPoll)
 	}
 
-	p := newBusyPoll(50 * time.Microsecond)
+	p := busyPollFor(50*time.Microsecond, 2)
 	p.opened()
 	p.opened()
 	p.enter() // one of two connections waits: the other is busy

@@ -52,6 +52,7 @@ type rawOp struct {
 	waitAt  time.Time // zero until a read found nothing
 	counted bool
 	caught  bool
+	polled  time.Duration // how long the poll ran (tests)
 }
 
 // newRawSocket wraps nc when it is a plain socket; anything else (a TLS
@@ -121,14 +122,17 @@ func (o *rawOp) pollRead(fd uintptr) (int, syscall.Errno) {
 		return 0, syscall.EAGAIN
 	}
 	defer o.poll.end()
-	for time.Since(o.waitAt) < budget && o.poll.idle() {
+	for {
+		o.polled = time.Since(o.waitAt)
+		if o.polled >= budget || !o.poll.idle() {
+			return 0, syscall.EAGAIN
+		}
 		n, e := rawRW(syscall.SYS_READ, fd, o.buf)
 		if e != syscall.EAGAIN {
 			o.caught = true
 			return n, e
 		}
 	}
-	return 0, syscall.EAGAIN
 }
 
 // write is RawConn.Write's callback: false (wait in the poller) while the
@@ -160,7 +164,8 @@ func (s *rawSocket) Read(p []byte) (int, error) {
 	err := s.rc.Read(s.readFn)
 	s.poll.leave()
 	n, errno := s.rd.n, s.rd.errno
-	if s.rd.counted && err == nil {
+	if s.rd.counted && err == nil && errno == 0 && n > 0 {
+		// Only a message teaches the budget: not a hang-up, not an error.
 		s.poll.learn(time.Since(s.rd.waitAt), s.rd.caught)
 	}
 	s.rd.buf = nil // keep no caller's buffer

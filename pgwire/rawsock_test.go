@@ -10,13 +10,14 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 )
 
 // socketPair returns the two ends of a fresh loopback connection of the
 // given network ("tcp" or "unix"), the server's end wrapped by
-// newRawSocket as serveConn wraps it, busy polling with poll (nil: not).
+// newRawSocket as Server.Serve wraps it, busy polling with poll (nil: not).
 func socketPair(t *testing.T, network string, poll *busyPoll) (server, client net.Conn) {
 	t.Helper()
 	addr := "127.0.0.1:0"
@@ -174,13 +175,13 @@ func TestRawSocketLeavesOthers(t *testing.T) {
 }
 
 // TestRawSocketNoAllocs: a request's read and its response's write
-// allocate nothing, as net.Conn's do, with the busy poll's bookkeeping.
+// allocate nothing, as net.Conn's do: a read that finds its message, and
+// one that polls for it.
 func TestRawSocketNoAllocs(t *testing.T) {
 	server, client := socketPair(t, "tcp", newBusyPoll(maxBusyPoll))
 	msg := []byte("Bind+Execute+Sync")
 	buf := make([]byte, 64)
-	allocs := testing.AllocsPerRun(200, func() {
-		client.Write(msg)
+	roundTrip := func() {
 		if n, err := server.Read(buf); err != nil || n == 0 {
 			t.Fatalf("server read: %d, %v", n, err)
 		}
@@ -188,9 +189,54 @@ func TestRawSocketNoAllocs(t *testing.T) {
 			t.Fatalf("server write: %v", err)
 		}
 		io.ReadFull(client, buf[:len(msg)])
+	}
+	allocs := testing.AllocsPerRun(200, func() {
+		client.Write(msg)
+		roundTrip()
 	})
 	if allocs != 0 {
 		t.Fatalf("%.1f allocations per round trip, want 0", allocs)
+	}
+	if runtime.GOMAXPROCS(0) < 2 {
+		return // no polling on one processor
+	}
+	// The client sends from a goroutine of its own, after the server's
+	// read has begun to poll (mostly; a late one waits in the poller).
+	// testing.AllocsPerRun runs on one processor, where nothing polls,
+	// so the allocations are counted by hand.
+	send := make(chan struct{})
+	defer close(send)
+	go func() {
+		for range send {
+			for start := time.Now(); time.Since(start) < 50*time.Microsecond; {
+			}
+			client.Write(msg)
+		}
+	}()
+	rs := server.(*rawSocket)
+	polledTrip := func() bool {
+		send <- struct{}{}
+		roundTrip()
+		return rs.rd.caught
+	}
+	for range 10 {
+		polledTrip() // warm up
+	}
+	const trips = 200
+	caught := 0
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range trips {
+		if polledTrip() {
+			caught++
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if n := after.Mallocs - before.Mallocs; n > trips/20 { // room for the runtime's own
+		t.Fatalf("%d allocations in %d polled round trips, want 0", n, trips)
+	}
+	if caught == 0 {
+		t.Fatal("no read polled: the polled path went unmeasured")
 	}
 }
 
@@ -198,6 +244,9 @@ func TestRawSocketNoAllocs(t *testing.T) {
 // a message sent while it polls is read without waiting in the poller;
 // while another connection is busy it does not poll.
 func TestRawSocketBusyPoll(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("no busy polling on one processor (newBusyPoll)")
+	}
 	poll := newBusyPoll(maxBusyPoll)
 	server, client := socketPair(t, "tcp", poll)
 	rs := server.(*rawSocket)
@@ -244,5 +293,73 @@ func TestRawSocketBusyPoll(t *testing.T) {
 	other.Close()
 	if o := poll.open.Load(); o != 1 {
 		t.Fatalf("%d open sockets counted after a double Close, want 1", o)
+	}
+}
+
+// TestRawSocketBusyPollYields: a poll ends as soon as another connection
+// gets a message, however much budget it has left.
+func TestRawSocketBusyPollYields(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("no busy polling on one processor (newBusyPoll)")
+	}
+	poll := newBusyPoll(maxBusyPoll)
+	poll.max = time.Minute // a budget the test cannot outwait
+	poll.budget.Store(int64(time.Minute))
+	a, aClient := socketPair(t, "tcp", poll)
+	b, bClient := socketPair(t, "tcp", poll)
+	bufA, bufB := make([]byte, 16), make([]byte, 16)
+	bDone := make(chan error, 1)
+	go func() { // b waits in the poller: a is the one polling
+		_, err := b.Read(bufB)
+		bDone <- err
+	}()
+	aDone := make(chan error, 1)
+	go func() {
+		_, err := a.Read(bufA)
+		aDone <- err
+	}()
+	time.Sleep(20 * time.Millisecond) // both reading, a polling
+	bClient.Write([]byte("Sync"))
+	if err := <-bDone; err != nil {
+		t.Fatalf("b's read: %v", err)
+	}
+	time.Sleep(20 * time.Millisecond) // a has seen b busy and parked
+	aClient.Write([]byte("Sync"))
+	select {
+	case err := <-aDone:
+		if err != nil {
+			t.Fatalf("a's read: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a's read did not return")
+	}
+	rs := a.(*rawSocket)
+	if rs.rd.caught || rs.rd.polled > 5*time.Second {
+		t.Fatalf("a polled %s (caught %v) after b got its message, want it to stop then", rs.rd.polled, rs.rd.caught)
+	}
+}
+
+// TestRawSocketBusyPollHangup: a wait ended by the client's hang-up is
+// counted but teaches the budget nothing.
+func TestRawSocketBusyPollHangup(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("no busy polling on one processor (newBusyPoll)")
+	}
+	poll := newBusyPoll(maxBusyPoll)
+	poll.budget.Store(int64(busyPollGrowStart))
+	server, client := socketPair(t, "tcp", poll)
+	go func() {
+		time.Sleep(5 * time.Millisecond) // past the poll and the limit
+		client.Close()
+	}()
+	if n, err := server.Read(make([]byte, 16)); n != 0 || err != io.EOF {
+		t.Fatalf("read after the hang-up: %d, %v, want 0, EOF", n, err)
+	}
+	rs := server.(*rawSocket)
+	if !rs.rd.counted || rs.rd.caught {
+		t.Fatalf("counted=%v caught=%v, want a counted wait the poll missed", rs.rd.counted, rs.rd.caught)
+	}
+	if b := time.Duration(poll.budget.Load()); b != busyPollGrowStart {
+		t.Fatalf("budget %s after a hang-up, want it unchanged at %s", b, busyPollGrowStart)
 	}
 }

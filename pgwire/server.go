@@ -117,7 +117,8 @@ func WithMaxMessageSize(n int) Option {
 // client's next message before sleeping, when every other connection is
 // waiting too; the time actually polled adapts to the clients
 // (busypoll.go). d <= 0 turns polling off; d is at most 1ms. The default is
-// DefaultBusyPoll. Polling needs Linux; elsewhere it is always off.
+// DefaultBusyPoll. Polling needs Linux and at least two processors
+// (GOMAXPROCS); otherwise it is always off.
 func WithBusyPoll(d time.Duration) Option {
 	return func(s *Server) { s.poll = newBusyPoll(d) }
 }

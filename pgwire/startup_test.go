@@ -155,3 +155,39 @@ func TestServeReturnsWhenContextEnds(t *testing.T) {
 	}
 	c.expect("ErrorResponse(FATAL 57P01)")
 }
+
+// TestBusyPollCountsConnections: the server counts each accepted socket
+// for the busy poll (busypoll.go) from accept to close, whatever ends it:
+// a session, a CancelRequest, a bad startup.
+func TestBusyPollCountsConnections(t *testing.T) {
+	srv, f, addr := startServer(t)
+	if srv.poll == nil {
+		t.Skip("busy polling is off on one processor")
+	}
+	open := func() int32 { return srv.poll.open.Load() }
+	waitOpen := func(want int32) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); open() != want; {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d sockets counted, want %d", open(), want)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	c := connect(t, addr)
+	d := connect(t, addr)
+	waitOpen(2)
+	c.send(query("select sleep"))
+	<-f.sleeping
+	k := dial(t, addr)
+	k.send(&pgproto3.CancelRequest{ProcessID: c.key.ProcessID, SecretKey: c.key.SecretKey})
+	k.expectClosed()
+	c.expect("RowDescription(?column?:23) ErrorResponse(57014) ReadyForQuery(I)")
+	bad := dial(t, addr)
+	bad.nc.Write([]byte{0, 0, 0, 8, 0, 0, 0, 0}) // protocol version 0.0
+	bad.expect("ErrorResponse(FATAL 08P01)")
+	waitOpen(2)
+	c.nc.Close()
+	d.nc.Close()
+	waitOpen(0)
+}

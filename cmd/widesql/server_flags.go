@@ -38,7 +38,7 @@ func (f *serverFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.tlsRequired, "tls-required", false, "refuse clients that do not use TLS (needs --tls-cert)")
 	fs.BoolVar(&f.allowInsecureRemote, "allow-insecure-remote", false, "allow --auth trust on a non-loopback --addr (anyone who can reach it gets in as any user)")
 	fs.IntVar(&f.maxConnections, "max-connections", pgwire.DefaultMaxConnections, "client connections served at once; one more gets \"sorry, too many clients already\" (0: no limit)")
-	fs.DurationVar(&f.busyPoll, "busy-poll", pgwire.DefaultBusyPoll, "longest a connection polls its socket for the client's next message before sleeping, only while every other connection waits too; the time polled adapts to the clients (a pause costs at most one poll), and it saves a sleeping CPU's wake-up per round trip (0: never poll; at most 1ms; Linux only)")
+	fs.DurationVar(&f.busyPoll, "busy-poll", pgwire.DefaultBusyPoll, "longest a connection polls its socket for the client's next message before sleeping, only while every other connection waits too; the time polled adapts to the clients (a pause costs at most one poll), and it saves a sleeping CPU's wake-up per round trip (0: never poll; at most 1ms; Linux, with at least 2 processors)")
 	fs.IntVar(&f.maxMessageSize, "max-message-size", pgwire.DefaultMaxMessageSize, "bytes one client message may hold (a query, its parameters, a COPY chunk); a larger one ends its connection (at most 1 GiB)")
 }
 
