@@ -70,6 +70,7 @@ func main() {
 	rowCache := fs.Int64("row-cache-size", 0, fmt.Sprintf("bytes of recently read rows kept in memory to answer repeated point reads (WHERE key = ..., key IN (...)) of unchanged rows; 0 disables it (default: %s; here %d)", rowCacheDefaultIs, defRow))
 	memLimit := fs.Int64("memory-limit", 0, "soft limit in bytes for the whole process's Go heap, which makes the GC work harder near it (default: memory-budget + block-cache-size + row-cache-size + 256 MiB; $GOMEMLIMIT wins if set)")
 	gcPercent := fs.Int("gc-percent", defaultGCPercent, "heap growth in percent of the live heap before the Go GC runs (GOGC), up to --memory-limit; -1 leaves collection to the memory limit alone ($GOGC wins if set)")
+	prefetch := fs.Bool("prefetch-blocks", true, "once no file has been written for a moment, fill the block cache's free room with the files' blocks in the background, never evicting, so that reads of data that fits the cache never wait for a file (false: blocks are cached as reads miss them)")
 	noSync := fs.Bool("no-sync", false, "acknowledge writes before they are fsynced (faster; a crash may lose the last acknowledged writes, never half a statement)")
 	pprofAddr := fs.String("pprof", "", "serve Go profiles (/debug/pprof/) on this address, e.g. 127.0.0.1:6060 (off by default)")
 	var srv serverFlags
@@ -106,7 +107,7 @@ func main() {
 	setMemoryLimit(*memLimit, *budget+*cache+max(*rowCache, 0)+256<<20)
 	setGCPercent(*gcPercent)
 	cfg := config{addr: *addr, data: *data, store: *storeKind, server: srv, opts: lsm.Options{
-		MemtableSize: *memtable, MemoryBudget: *budget, BlockCacheSize: *cache, RowCacheSize: *rowCache, NoSync: *noSync, Logger: log}}
+		MemtableSize: *memtable, MemoryBudget: *budget, BlockCacheSize: *cache, RowCacheSize: *rowCache, PrefetchBlocks: *prefetch, NoSync: *noSync, Logger: log}}
 	if err := cfg.server.check(cfg.addr); err != nil {
 		fmt.Fprintf(os.Stderr, "widesql: %v\n", err)
 		os.Exit(2)

@@ -89,13 +89,13 @@ func TestMemTotal(t *testing.T) {
 
 func TestCacheDefaults(t *testing.T) {
 	for _, tc := range []struct{ mem, share, row, block int64 }{
-		{24 << 30, 1 << 30, 256 << 20, 768 << 20},
+		{24 << 30, 6 << 30, 256 << 20, 6<<30 - 256<<20},
 		{4 << 30, 1 << 30, 256 << 20, 768 << 20},
 		{2 << 30, 512 << 20, 128 << 20, 384 << 20},
 		{512 << 20, 128 << 20, 32 << 20, 96 << 20},
 		{256 << 20, 64 << 20, 16 << 20, 48 << 20},
-		{32 << 20, 16 << 20, 16 << 20, 16 << 20}, // both at their minimum
-		{1 << 40, 1 << 30, 256 << 20, 768 << 20},
+		{32 << 20, 16 << 20, 16 << 20, 16 << 20},           // both at their minimum
+		{1 << 40, 256 << 30, 256 << 20, 256<<30 - 256<<20}, // no cap
 	} {
 		share := cacheShareFor(tc.mem)
 		row := rowCacheFor(share)

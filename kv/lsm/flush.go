@@ -21,7 +21,8 @@ const (
 )
 
 // background runs flushes, compactions and splits, one at a time, when
-// kicked and periodically. A failed flush or compaction leaves the store
+// kicked and periodically, and warms the block cache when there is
+// nothing else to do (warm.go). A failed flush or compaction leaves the store
 // writable (nothing acknowledged depends on it: the memtable stays, its
 // WAL segments stay, a compaction's inputs stay) and is retried with
 // exponential backoff.
@@ -45,6 +46,9 @@ func (s *Store) background() {
 		}
 		if err == nil {
 			backoff = 0
+			if s.warmCache() {
+				s.kick() // more to warm: after any flush or compaction now due
+			}
 			continue
 		}
 		if s.isFailedOrClosed() {

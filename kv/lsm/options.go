@@ -55,6 +55,12 @@ type Options struct {
 	// repeated point reads of unchanged rows from memory (rowcache.go);
 	// default 64 MiB; negative disables it.
 	RowCacheSize int64
+	// PrefetchBlocks fills the block cache's free room with the blocks
+	// of the store's files in the background once no file has been
+	// written for a moment, never evicting (warm.go): HBase's
+	// PREFETCH_BLOCKS_ON_OPEN for every family. Off by default in the
+	// library, whose tests count cache misses; the server turns it on.
+	PrefetchBlocks bool
 	// MaxFilesPerStore triggers a compaction of a region's family store
 	// holding more files; default 6.
 	MaxFilesPerStore int
@@ -112,10 +118,13 @@ type Metrics struct {
 	CacheHits     int64
 	CacheMisses   int64
 	CacheBytes    int64
-	Flushes       int64
-	Compactions   int64
-	WALSyncs      int64 // batches made durable
-	Files         int64 // live files
+	// PrefetchedBytes counts the bytes of blocks the background
+	// prefetch has cached (Options.PrefetchBlocks), in all.
+	PrefetchedBytes int64
+	Flushes         int64
+	Compactions     int64
+	WALSyncs        int64 // batches made durable
+	Files           int64 // live files
 
 	// The row cache (rowcache.go): lookups that hit and missed (a
 	// point a read looks up counts once), rows inserted and refused (a

@@ -65,6 +65,8 @@ type Store struct {
 
 	flushes, compactions, walSyncs atomic.Int64
 	liveFiles                      atomic.Int64
+
+	warm warmState // the background goroutine's (warm.go)
 }
 
 var _ kv.Store = (*Store)(nil)
@@ -326,7 +328,8 @@ func (s *Store) Regions(ctx context.Context, name string) ([]kv.RegionInfo, erro
 func (s *Store) Metrics() Metrics {
 	hits, misses, used := s.cache.Stats()
 	m := Metrics{MemtableBytes: s.memBytes.Load(), CacheHits: hits, CacheMisses: misses, CacheBytes: used,
-		Flushes: s.flushes.Load(), Compactions: s.compactions.Load(), WALSyncs: s.walSyncs.Load(), Files: s.liveFiles.Load()}
+		Flushes: s.flushes.Load(), Compactions: s.compactions.Load(), WALSyncs: s.walSyncs.Load(), Files: s.liveFiles.Load(),
+		PrefetchedBytes: s.warm.bytes.Load()}
 	if rc := s.rc.Load(); rc != nil {
 		rc.metrics(&m)
 	}
