@@ -20,10 +20,14 @@ import (
 // Get's time while the cache filled at the rate reads missed it.
 
 const (
-	// warmQuiet is how long no file may have been written before
-	// warming begins: a bulk load's flushes and compactions replace
-	// their files within seconds, and warming those would be wasted.
+	// warmQuiet is how long no file may have been written, and writes
+	// may not have come faster than warmBusyRate, before warming
+	// begins: a bulk load's flushes and compactions replace their
+	// files within seconds, and warming those would be wasted.
 	warmQuiet = 500 * time.Millisecond
+	// warmBusyRate is the write rate, in entries (cells and tombstones)
+	// per second, above which the store is loading, not quiet.
+	warmBusyRate = 20000
 	// warmStepBytes is what one background pass warms at most before
 	// the next pass lets a pending flush or compaction go first.
 	warmStepBytes = 32 << 20
@@ -36,7 +40,9 @@ const (
 // it, but for bytes.
 type warmState struct {
 	fileGen uint64    // nextFileNum at the last look
-	changed time.Time // when fileGen last moved
+	seq     uint64    // lastSeq at the last look
+	at      time.Time // the last look
+	changed time.Time // when the store was last seen busy (warmQuiet)
 	// done holds the files warmed to their end (or given up on after an
 	// error); next where a file cut short goes on.
 	done map[uint64]struct{}
@@ -60,9 +66,12 @@ func (s *Store) warmCache() (more bool) {
 	s.mu.Lock()
 	gen := s.nextFileNum
 	s.mu.Unlock()
-	now := time.Now()
-	if gen != w.fileGen || w.changed.IsZero() {
-		w.fileGen, w.changed = gen, now
+	now, seq := time.Now(), s.lastSeq.Load()
+	busy := gen != w.fileGen || w.changed.IsZero() ||
+		float64(seq-w.seq) > warmBusyRate*now.Sub(w.at).Seconds()
+	w.fileGen, w.seq, w.at = gen, seq, now
+	if busy {
+		w.changed = now
 		return false
 	}
 	if now.Sub(w.changed) < warmQuiet || gen == w.settled {
