@@ -41,7 +41,7 @@ func benchPreparedAppend(b *testing.B, c *sessionClient, sql string, params func
 
 // appendPrepared runs prep once with args as pgwire's execute does,
 // appending every row to out; it returns out and the row count.
-func appendPrepared(b *testing.B, ctx context.Context, prep pgwire.Prepared, args [][]byte, out []byte) ([]byte, int) {
+func appendPrepared(b testing.TB, ctx context.Context, prep pgwire.Prepared, args [][]byte, out []byte) ([]byte, int) {
 	p, err := prep.Bind(ctx, args, nil, nil)
 	if err != nil {
 		b.Fatal(err)

@@ -24,6 +24,10 @@ type scanOp struct {
 	p   *planner.Scan
 	it  kv.RowIterator
 	env *evalEnv
+	// spent is the iterator of the last execution, closed, which the
+	// next execution of a reused scan hands back to the store for its
+	// read (kv.ReadReuser); nil when there is none.
+	spent kv.RowIterator
 	// ref is where it keeps its current row (kv.RowReferrer), or nil:
 	// then rowOf copies it's Row into cur.
 	ref *kv.Row
@@ -125,7 +129,7 @@ func newScanOp(p *planner.Scan, t kv.Table, rs kv.RowSet, env *evalEnv) *scanOp 
 // buffers are kept. Only keyed reads come here (reusablePlan): no
 // parallel or prefetching scan, no virtual table, no EXPLAIN ANALYZE.
 func (x *executor) resetScan(o *scanOp, p *planner.Scan) error {
-	row, keys, ranges, keyBuf, rawVal := o.row, o.keys, o.ranges, o.keyBuf, o.rawVal
+	row, keys, ranges, keyBuf, rawVal, spent := o.row, o.keys, o.ranges, o.keyBuf, o.rawVal, o.spent
 	if cap(keyBuf) > 64<<10 {
 		keys, ranges, keyBuf = nil, nil, nil // a long IN list's: not kept
 	}
@@ -135,7 +139,7 @@ func (x *executor) resetScan(o *scanOp, p *planner.Scan) error {
 		clear(row)
 	}
 	// raw is off until the portal turns it on again (useRaw).
-	*o = scanOp{p: p, env: x.env, row: row, keys: keys[:0], ranges: ranges[:0], keyBuf: keyBuf[:0], rawVal: rawVal}
+	*o = scanOp{p: p, env: x.env, row: row, keys: keys[:0], ranges: ranges[:0], keyBuf: keyBuf[:0], rawVal: rawVal, spent: spent}
 	t, err := x.kvTable(p.Table)
 	if err != nil {
 		return err
@@ -171,7 +175,7 @@ func (o *scanOp) start(t kv.Table, rs kv.RowSet) {
 	if o.err != nil {
 		return
 	}
-	o.it = t.Read(context.Background(), rs, opts)
+	o.it, o.spent = kv.ReadReusing(context.Background(), t, rs, opts, o.spent), nil
 	// A full scan without a limit reads on two cores. Not inside a
 	// transaction block: its overlay merges the session's own writes,
 	// which the statement may change while the scan runs. Not with lazy
@@ -671,7 +675,9 @@ func (o *scanOp) Close() {
 			o.stats.read = st
 		}
 		o.it.Close()
-		o.it = nil
+		// Nothing else holds the iterator: the next execution of a
+		// reused scan may give it back to the store (resetScan).
+		o.it, o.spent = nil, o.it
 	}
 	clear(o.rawVal) // the read's memory is not ours any more
 }

@@ -23,11 +23,27 @@ func (h *Table) Read(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions) kv.
 	return h.readAt(ctx, rs, opts, 0, false)
 }
 
+// ReadReuse is Read reusing old (kv.ReadReuser) when it is a closed
+// iterator of this store; any other old is left alone.
+func (h *Table) ReadReuse(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions, old kv.RowIterator) kv.RowIterator {
+	it, ok := old.(*rowIterator)
+	if !ok || it.s != h.s || !it.done || it.bufs != nil || it.snap != nil {
+		return h.Read(ctx, rs, opts)
+	}
+	*it = rowIterator{s: h.s, ctx: ctx, opts: opts}
+	return h.readInto(it, rs, 0, false)
+}
+
 // readAt is Read at sequence number seq when pinned (a registered store
 // snapshot, see snapshot_api.go), else at the current visible seq.
 func (h *Table) readAt(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions, seq uint64, pinned bool) kv.RowIterator {
-	s, t := h.s, h.t
-	it := &rowIterator{s: s, ctx: ctx, opts: opts}
+	return h.readInto(&rowIterator{s: h.s, ctx: ctx, opts: opts}, rs, seq, pinned)
+}
+
+// readInto starts it, a new iterator holding only its store, context and
+// options, on rs; see readAt.
+func (h *Table) readInto(it *rowIterator, rs kv.RowSet, seq uint64, pinned bool) kv.RowIterator {
+	s, t, ctx, opts := h.s, h.t, it.ctx, it.opts
 	it.takeBufs()
 	if opts.MaxVersions < 0 || opts.Limit < 0 || opts.MinTimestamp < 0 || opts.MaxTimestamp < 0 {
 		it.err = errorf("read %q: negative MaxVersions, Limit or timestamp: %w", t.name, kv.ErrInvalidArgument)

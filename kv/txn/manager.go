@@ -231,7 +231,16 @@ type autocommitTable struct {
 	name string
 }
 
-var _ kv.MultiReader = (*autocommitTable)(nil)
+var (
+	_ kv.MultiReader = (*autocommitTable)(nil)
+	_ kv.ReadReuser  = (*autocommitTable)(nil)
+)
+
+// ReadReuse implements kv.ReadReuser by passing through to the live
+// table: an autocommit read is the live table's read.
+func (a *autocommitTable) ReadReuse(ctx context.Context, rs kv.RowSet, opts kv.ReadOptions, old kv.RowIterator) kv.RowIterator {
+	return kv.ReadReusing(ctx, a.Table, rs, opts, old)
+}
 
 // ReadMulti implements kv.MultiReader by passing through to the live
 // table. If that is no kv.MultiReader, each row set is read on its own
