@@ -244,11 +244,7 @@ func (c *Cache) setBlock(fileNum, offset uint64, ne *cacheEntry, slot *atomic.Po
 		return e
 	}
 	defer s.mu.Unlock()
-	ne.refs.Add(1) // the cache's
-	ne.key, ne.slot = k, slot
-	s.m[k] = ne
-	pushFront(&s.prob, ne)
-	s.used += charge
+	s.insert(k, ne, slot, charge)
 	for s.used > s.limit {
 		if s.prob.prev != &s.prob {
 			s.remove(s.prob.prev)
@@ -257,6 +253,17 @@ func (c *Cache) setBlock(fileNum, offset uint64, ne *cacheEntry, slot *atomic.Po
 		}
 	}
 	return ne
+}
+
+// insert caches ne, not cached yet, under k at the front of probation,
+// with the cache's reference; with s.mu held. The caller evicts what no
+// longer fits.
+func (s *cacheShard) insert(k cacheKey, ne *cacheEntry, slot *atomic.Pointer[cacheEntry], charge int64) {
+	ne.refs.Add(1) // the cache's
+	ne.key, ne.slot = k, slot
+	s.m[k] = ne
+	pushFront(&s.prob, ne)
+	s.used += charge
 }
 
 // protect moves e, unlinked, to the front of the protected segment and

@@ -79,16 +79,10 @@ func (ra *readahead) read(r *Reader, h blockHandle, idx int) (cb *cachedBlock, e
 		}
 		return &e.block, e, nil
 	}
-	buf := ra.buf[h.Offset-ra.off : end-ra.off]
-	block, bp, err := r.check(buf, h)
+	e, err := r.entryFrom(ra.buf[h.Offset-ra.off:end-ra.off], h)
 	if err != nil {
 		return nil, nil, err
 	}
-	if bp == nil {
-		// Stored uncompressed: the buffer will be overwritten.
-		block, bp = ownedCopy(block)
-	}
-	e := newCacheEntry(block, bp)
 	if useCache {
 		e = r.cache.setBlock(r.fileNum, h.Offset, e, slot)
 	}

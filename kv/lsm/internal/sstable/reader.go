@@ -261,6 +261,21 @@ func (r *Reader) check(buf []byte, h blockHandle) ([]byte, *[]byte, error) {
 	return block, bp, nil
 }
 
+// entryFrom verifies buf, the stored bytes of the block at h in a buffer
+// the caller reuses (a read-ahead or warming piece), and returns a new
+// cache entry for it (newCacheEntry) owning its own copy.
+func (r *Reader) entryFrom(buf []byte, h blockHandle) (*cacheEntry, error) {
+	block, bp, err := r.check(buf, h)
+	if err != nil {
+		return nil, err
+	}
+	if bp == nil {
+		// Stored uncompressed: buf is scratch.
+		block, bp = ownedCopy(block)
+	}
+	return newCacheEntry(block, bp), nil
+}
+
 // Meta returns the file's metadata. Its slices are shared: do not modify.
 func (r *Reader) Meta() Meta { return r.meta }
 

@@ -74,19 +74,14 @@ func (r *Reader) Warm(from int, limit int64) (next int, cached int64, full bool,
 		}
 		for k := i; k < j; k++ {
 			hk := x.handles[k]
-			if r.slots[k].Load() != nil || r.cache.cached(r.fileNum, hk.Offset) {
+			if r.blockCached(k) {
 				continue
 			}
 			at := hk.Offset - h.Offset
-			block, bp, err := r.check(buf[at:at+hk.Length+trailerLen], hk)
+			e, err := r.entryFrom(buf[at:at+hk.Length+trailerLen], hk)
 			if err != nil {
 				return k, cached, false, err
 			}
-			if bp == nil {
-				// Stored uncompressed: buf is scratch.
-				block, bp = ownedCopy(block)
-			}
-			e := newCacheEntry(block, bp)
 			charge := e.charge()
 			ok := r.cache.addIfRoom(r.fileNum, hk.Offset, e, &r.slots[k])
 			e.release()
@@ -107,11 +102,17 @@ func (r *Reader) Warm(from int, limit int64) (next int, cached int64, full bool,
 // allCached reports whether data blocks [i, j) are all cached.
 func (r *Reader) allCached(i, j int) bool {
 	for k := i; k < j; k++ {
-		if r.slots[k].Load() == nil && !r.cache.cached(r.fileNum, r.index.handles[k].Offset) {
+		if !r.blockCached(k) {
 			return false
 		}
 	}
 	return true
+}
+
+// blockCached reports whether data block k is cached: published in its
+// slot, or in the cache.
+func (r *Reader) blockCached(k int) bool {
+	return r.slots[k].Load() != nil || r.cache.cached(r.fileNum, r.index.handles[k].Offset)
 }
 
 // cached reports whether the block is cached, touching neither its
@@ -142,11 +143,7 @@ func (c *Cache) addIfRoom(fileNum, offset uint64, ne *cacheEntry, slot *atomic.P
 	if s.used+charge > s.limit {
 		return false
 	}
-	ne.refs.Add(1) // the cache's
-	ne.key, ne.slot = k, slot
-	s.m[k] = ne
-	pushFront(&s.prob, ne)
-	s.used += charge
+	s.insert(k, ne, slot, charge)
 	return true
 }
 

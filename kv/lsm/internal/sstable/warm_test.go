@@ -29,6 +29,15 @@ func openCounted(t *testing.T, f *memFile, fileNum uint64, cache *Cache) (*Reade
 	return r, rc
 }
 
+// warmFile writes n random entries (seed) in 1 KiB blocks with c and
+// returns them and the file.
+func warmFile(t *testing.T, seed uint64, n int, c Compression) ([]kv, *memFile) {
+	t.Helper()
+	entries := randomEntries(rand.New(rand.NewPCG(seed, seed)), n)
+	f, _ := writeTable(t, entries, WriterOptions{BlockSize: 1024, Compression: c})
+	return entries, f
+}
+
 // seekAll seeks every entry through a new iterator each and checks its
 // value.
 func seekAll(t *testing.T, r *Reader, entries []kv) {
@@ -51,9 +60,7 @@ func seekAll(t *testing.T, r *Reader, entries []kv) {
 func TestWarm(t *testing.T) {
 	for _, c := range []Compression{Snappy, NoCompression} {
 		t.Run(c.String(), func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(21, 21))
-			entries := randomEntries(rng, 5000)
-			f, _ := writeTable(t, entries, WriterOptions{BlockSize: 1024, Compression: c})
+			entries, f := warmFile(t, 21, 5000, c)
 			cache := NewCache(64 << 20)
 			r, rc := openCounted(t, f, 1, cache)
 			defer r.Close()
@@ -90,9 +97,7 @@ func TestWarm(t *testing.T) {
 // TestWarmLimit: a limit stops warming after about that many bytes, and
 // warming goes on from where it stopped.
 func TestWarmLimit(t *testing.T) {
-	rng := rand.New(rand.NewPCG(22, 22))
-	entries := randomEntries(rng, 5000)
-	f, _ := writeTable(t, entries, WriterOptions{BlockSize: 1024, Compression: Snappy})
+	entries, f := warmFile(t, 22, 5000, Snappy)
 	cache := NewCache(64 << 20)
 	r, _ := openCounted(t, f, 1, cache)
 	defer r.Close()
@@ -121,9 +126,7 @@ func TestWarmLimit(t *testing.T) {
 // room there is and stops, full, leaving every block reads had cached in
 // place.
 func TestWarmNeverEvicts(t *testing.T) {
-	rng := rand.New(rand.NewPCG(23, 23))
-	entries := randomEntries(rng, 20000)
-	f, _ := writeTable(t, entries, WriterOptions{BlockSize: 1024, Compression: Snappy})
+	entries, f := warmFile(t, 23, 20000, Snappy)
 	cache := NewCache(256 << 10)
 	hot, _ := openCounted(t, f, 1, cache)
 	defer hot.Close()
@@ -153,9 +156,7 @@ func TestWarmNeverEvicts(t *testing.T) {
 // TestWarmCorrupt: a damaged block stops warming with a
 // *CorruptionError; the blocks before it stay cached.
 func TestWarmCorrupt(t *testing.T) {
-	rng := rand.New(rand.NewPCG(24, 24))
-	entries := randomEntries(rng, 5000)
-	f, _ := writeTable(t, entries, WriterOptions{BlockSize: 1024, Compression: Snappy})
+	_, f := warmFile(t, 24, 5000, Snappy)
 	probe := openTable(t, f, nil)
 	bad := probe.index.handles[7]
 	probe.Close()
@@ -178,8 +179,7 @@ func TestWarmCorrupt(t *testing.T) {
 
 // TestWarmNoCache: a Reader without a cache warms nothing.
 func TestWarmNoCache(t *testing.T) {
-	rng := rand.New(rand.NewPCG(25, 25))
-	f, _ := writeTable(t, randomEntries(rng, 500), WriterOptions{BlockSize: 1024})
+	_, f := warmFile(t, 25, 500, NoCompression)
 	r, rc := openCounted(t, f, 1, nil)
 	defer r.Close()
 	before := rc.reads.Load()
