@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"syscall"
 	"time"
@@ -72,6 +73,7 @@ func main() {
 	gcPercent := fs.Int("gc-percent", defaultGCPercent, "heap growth in percent of the live heap before the Go GC runs (GOGC), up to --memory-limit; -1 leaves collection to the memory limit alone ($GOGC wins if set)")
 	prefetch := fs.Bool("prefetch-blocks", true, "once no file has been written for a moment, fill the block cache's free room with the files' blocks in the background, never evicting, so that reads of data that fits the cache never wait for a file (false: blocks are cached as reads miss them)")
 	noSync := fs.Bool("no-sync", false, "acknowledge writes before they are fsynced (faster; a crash may lose the last acknowledged writes, never half a statement)")
+	procs := fs.Int("procs", 0, fmt.Sprintf("Go processors (GOMAXPROCS) the server runs goroutines on (default: %s; here %d; $GOMAXPROCS wins if set)", procsDefaultIs, procsFor(runtime.GOMAXPROCS(0))))
 	pprofAddr := fs.String("pprof", "", "serve Go profiles (/debug/pprof/) on this address, e.g. 127.0.0.1:6060 (off by default)")
 	var srv serverFlags
 	srv.register(fs)
@@ -106,6 +108,12 @@ func main() {
 	}
 	setMemoryLimit(*memLimit, *budget+*cache+max(*rowCache, 0)+256<<20)
 	setGCPercent(*gcPercent)
+	if *procs < 0 {
+		fmt.Fprintf(os.Stderr, "widesql: bad --procs %d (0: the default)\n", *procs)
+		os.Exit(2)
+	}
+	n, how := setProcs(*procs) // procs.go
+	log.Info("go processors", "GOMAXPROCS", n, "from", how)
 	cfg := config{addr: *addr, data: *data, store: *storeKind, server: srv, opts: lsm.Options{
 		MemtableSize: *memtable, MemoryBudget: *budget, BlockCacheSize: *cache, RowCacheSize: *rowCache, PrefetchBlocks: *prefetch, NoSync: *noSync, Logger: log}}
 	if err := cfg.server.check(cfg.addr); err != nil {
