@@ -51,11 +51,12 @@ type busyPoll struct {
 
 // newBusyPoll returns the polling state of a server polling at most
 // limit (at most maxBusyPoll), or nil (polling off) when limit is not
-// positive or the process runs on one processor (GOMAXPROCS 1): there a
-// polling connection holds the only processor, so no other goroutine (a
-// connection whose message came, a flush) can run, nor end the poll.
+// positive or the process runs on one processor (GOMAXPROCS 1, or one
+// CPU however many Ps --procs asked for): there a polling connection
+// holds the only processor, so no other goroutine (a connection whose
+// message came, a flush) can run, nor end the poll.
 func newBusyPoll(limit time.Duration) *busyPoll {
-	return busyPollFor(limit, runtime.GOMAXPROCS(0))
+	return busyPollFor(limit, min(runtime.GOMAXPROCS(0), runtime.NumCPU()))
 }
 
 // busyPollFor is newBusyPoll for a process of procs processors.
