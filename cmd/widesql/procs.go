@@ -15,9 +15,10 @@ import (
 // of issue 8's harness showed (PostgreSQL's backends are processes the
 // kernel schedules one by one). One P more than CPUs leaves a runnable
 // thread to take queued work while another is preempted. Measured on the
-// 2-CPU harness machine (docs/BENCHMARKS.md, rounds 13 to 15): point Get
-// at 4 clients p99 1.34x -> 0.99x PostgreSQL's, range scan p99
-// 1.46x -> 0.81x, throughput higher everywhere but the multi-get. On
+// 2-CPU harness machine (docs/BENCHMARKS.md, round 15): in two complete
+// harness runs every p99 fell under PostgreSQL's (point Get at 4 clients
+// 1.36x -> 0.58x and 0.83x, range scan 1.97x -> 0.95x and 0.79x) and the
+// throughput targets held but for one run's point Get at 4 clients. On
 // larger machines a preempted thread strands a smaller part of the work
 // and oversubscription costs context switches, so the extra P stops at 4
 // CPUs; one CPU stays at one P (a second would only time-slice it).
