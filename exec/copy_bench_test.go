@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/widesql/widesql/exec"
 	"github.com/widesql/widesql/kv/lsm"
 	"github.com/widesql/widesql/pgwire"
 	"github.com/widesql/widesql/pgwire/pgerror"
@@ -29,22 +28,7 @@ const benchCopyRows = 100_000
 // (the store does not fsync: the CPU cost is the subject).
 func BenchmarkCopyIngest(b *testing.B) {
 	ctx := context.Background()
-	dir := b.TempDir()
-	store, err := lsm.Open(dir, lsm.Options{NoSync: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer store.Close()
-	eng, err := exec.Open(ctx, store, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sess, err := eng.NewSession(ctx, map[string]string{"user": "bench", "database": "bench"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer sess.Close()
-	c := &sessionClient{s: sess}
+	c := newTestSession(b, openLSMEngine(b, lsm.Options{NoSync: true}))
 	var data []byte
 	var ms0, ms1 runtime.MemStats
 	var cpu0 int64

@@ -16,21 +16,8 @@ import (
 // the iterator is new. (Under the race detector allocations differ.)
 func TestPreparedPointGetAllocs(t *testing.T) {
 	ctx := context.Background()
-	store, err := lsm.Open(t.TempDir(), lsm.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	eng, err := exec.Open(ctx, store, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := eng.NewSession(ctx, map[string]string{"user": "t", "database": "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
-	c := &sessionClient{s: sess}
+	store, eng := openLSM(t, lsm.Options{NoSync: true})
+	c := newTestSession(t, eng)
 	for _, q := range []string{
 		"CREATE TABLE kv (tenant INT, id BIGINT, d.grp INT, p.payload TEXT, PRIMARY KEY (tenant, id))",
 		"INSERT INTO kv SELECT g % 10, g, g % 7, 'p' || g FROM generate_series(1, 1000) g",
@@ -42,7 +29,7 @@ func TestPreparedPointGetAllocs(t *testing.T) {
 	if err := store.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	prep := exec.MustPrepare(t, sess, "SELECT grp, payload FROM kv WHERE tenant = $1 AND id = $2")
+	prep := exec.MustPrepare(t, c.s, "SELECT grp, payload FROM kv WHERE tenant = $1 AND id = $2")
 	keys := [][][]byte{{[]byte("3"), []byte("13")}, {[]byte("4"), []byte("14")}, {[]byte("9"), []byte("999")}}
 	var out []byte
 	i := 0

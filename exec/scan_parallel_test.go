@@ -28,7 +28,14 @@ func openParallelTest(t *testing.T) (*exec.Engine, *sessionClient) {
 
 // openLSMEngine returns an engine on a fresh kv/lsm store in a temporary
 // directory, closed when the test ends.
-func openLSMEngine(t *testing.T, opts lsm.Options) *exec.Engine {
+func openLSMEngine(t testing.TB, opts lsm.Options) *exec.Engine {
+	_, eng := openLSM(t, opts)
+	return eng
+}
+
+// openLSM is openLSMEngine that also returns the store, for tests that
+// flush it.
+func openLSM(t testing.TB, opts lsm.Options) (*lsm.Store, *exec.Engine) {
 	t.Helper()
 	store, err := lsm.Open(t.TempDir(), opts)
 	if err != nil {
@@ -39,10 +46,10 @@ func openLSMEngine(t *testing.T, opts lsm.Options) *exec.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return eng
+	return store, eng
 }
 
-func newTestSession(t *testing.T, eng *exec.Engine) *sessionClient {
+func newTestSession(t testing.TB, eng *exec.Engine) *sessionClient {
 	t.Helper()
 	sess, err := eng.NewSession(context.Background(), map[string]string{"user": "test", "database": "test"})
 	if err != nil {
